@@ -1,0 +1,89 @@
+# Single entry point: see README.md or run 'make help'.
+
+SHELL := /bin/bash
+S := scripts
+B := build
+O := out
+
+# What a normal user sets; everything else is a setting of the scripts.
+DL_DIR ?= $(CURDIR)/dl
+export DL_DIR
+
+.PHONY: help deps fetch tree tree-reset build build-unpatched build-patched \
+	initramfs run check boot export series bench clean distclean
+
+help:
+	@echo 'make run        build the patched kernel and run the msync selftest in QEMU'
+	@echo 'make check      the whole test suite; ends with "N passed, N failed"'
+	@echo 'make tree       build/linux: v3.5 + fixes/ (tag base) + patches/ (branch series)'
+	@echo 'make tree-reset drop unexported commits in build/linux, rebuild it from patches/'
+	@echo 'make build      build the unpatched (base) and patched (series) kernels'
+	@echo 'make boot       interactive shell in the patched guest'
+	@echo 'make export     format-patch build/linux back into patches/'
+	@echo 'make series     a ready-to-send mbox in out/series/ (nothing is sent)'
+	@echo 'make bench      unpatched vs patched benchmark: out/bench.{md,csv,png}'
+	@echo 'make clean      remove out/ and the build directories (keeps dl/)'
+	@echo 'make distclean  also remove build/linux and dl/'
+	@echo 'settings: DL_DIR=$(DL_DIR) KERNEL_URL, TIMEOUT, MEM, SMP, ACCEL=tcg|kvm'
+
+deps:
+	@$(S)/deps.sh
+
+fetch: deps
+	@$(S)/fetch.sh >/dev/null
+
+tree: fetch
+	@$(S)/tree.sh
+
+tree-reset: fetch
+	@rm -f $(B)/linux/.git/msync-state
+	@git -C $(B)/linux reset -q --hard 2>/dev/null || true
+	@$(S)/tree.sh
+
+build-unpatched: tree
+	@$(S)/build.sh unpatched base
+
+build-patched: tree
+	@$(S)/build.sh patched series
+
+build: build-unpatched build-patched
+
+initramfs: tree
+	@mkdir -p $(B)/guest
+	@$(S)/initramfs.sh $(B)/guest/initramfs.cpio.gz
+
+run:
+	@echo '[1/5] checking packages...'
+	@$(S)/deps.sh
+	@echo '[2/5] fetching and verifying linux-3.5...'
+	@$(S)/fetch.sh >/dev/null
+	@echo '[3/5] preparing build/linux (v3.5 + fixes + series)...'
+	@$(S)/tree.sh
+	@echo '[4/5] building linux-3.5 (patched)...'
+	@$(S)/build.sh patched series
+	@mkdir -p $(B)/guest
+	@$(S)/initramfs.sh $(B)/guest/initramfs.cpio.gz
+	@echo '[5/5] booting the patched kernel, running the msync selftest...'
+	@$(S)/guest.sh patched selftest
+
+check:
+	@tests/run.sh
+
+boot: build-patched initramfs
+	@FSLIST="ext4 raw" THROTTLE_BPS= $(S)/guest.sh patched shell
+
+export:
+	@$(S)/export.sh
+
+series: tree
+	@$(S)/series.sh
+
+bench:
+	@bench/run.sh
+
+clean:
+	rm -rf $(O) $(B)/o-* $(B)/src-* $(B)/guest $(B)/run-* $(B)/disks
+	-git -C $(B)/linux worktree prune 2>/dev/null
+
+distclean:
+	rm -rf $(O) $(B) dl

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install the Debian packages the project needs, or say how to.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# tool:package pairs; the first field is what is looked for on PATH.
+TOOLS="gcc:gcc make:make bc:bc perl:perl cpio:cpio xz:xz-utils
+git:git patch:patch filterdiff:patchutils flex:flex bison:bison
+qemu-system-x86_64:qemu-system-x86 mkfs.ext4:e2fsprogs gnuplot:gnuplot-nox
+curl:curl gzip:gzip"
+BUSYBOX=/bin/busybox
+
+missing=""
+for tp in $TOOLS; do
+	command -v "${tp%%:*}" >/dev/null 2>&1 || missing="$missing ${tp#*:}"
+done
+# busybox must be the static build: it runs alone in the initramfs.
+if ! [ -x $BUSYBOX ] || ! file -L $BUSYBOX 2>/dev/null | grep -q static; then
+	missing="$missing busybox-static"
+fi
+command -v file >/dev/null 2>&1 || missing="$missing file"
+[ -e /usr/lib/x86_64-linux-gnu/libc.a ] || missing="$missing libc6-dev"
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "missing packages:$missing" >&2
+	echo "run as root: apt-get update && $cmd" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+# A new machine has no package lists yet; update once, then install.
+if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then
+	apt-get update -qq || die "apt-get update failed"
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+$cmd -qq >"$log" 2>&1 || { apt-get update -qq && $cmd -qq >"$log" 2>&1; } ||
+	{ cat "$log" >&2; die "apt-get install failed:$missing"; }

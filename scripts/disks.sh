@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# disks.sh DIR FS...: fresh scratch images DIR/<fs>.img for ext4, ext3,
+# ext2 (feature sets v3.5 mounts read-write) and raw, copied from images
+# made once under build/disks.  Prints the image paths.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+dir=$1
+shift
+FS_SIZE=${FS_SIZE:-512M}
+RAW_SIZE=${RAW_SIZE:-6G}
+golden=$BUILD_DIR/disks
+mkdir -p "$golden" "$dir"
+
+# -b 4096: small images would get 1 KiB blocks.  ext4: no feature newer
+# than v3.5 (metadata_csum came in 3.6, orphan_file much later), and
+# inode tables initialised now, or ext4lazyinit writes during the test.
+mkfs_for() {
+	case $1 in
+	ext4) echo "mkfs.ext4 -q -F -b 4096 -O ^metadata_csum,^metadata_csum_seed,^orphan_file,^64bit -E lazy_itable_init=0,lazy_journal_init=0" ;;
+	ext3) echo "mkfs.ext3 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0" ;;
+	ext2) echo "mkfs.ext2 -q -F -b 4096 -E lazy_itable_init=0" ;;
+	*) die "unknown scratch file system '$1'" ;;
+	esac
+}
+
+for fs in "$@"; do
+	img=$golden/$fs.img
+	if ! [ -f "$img" ]; then
+		need mkfs.ext4 e2fsprogs
+		rm -f "$img.tmp"
+		if [ "$fs" = raw ]; then
+			truncate -s "$RAW_SIZE" "$img.tmp"
+		else
+			truncate -s "$FS_SIZE" "$img.tmp"
+			$(mkfs_for "$fs") "$img.tmp" >/dev/null 2>&1 ||
+				die "mkfs for $fs failed: $(mkfs_for "$fs")"
+		fi
+		mv "$img.tmp" "$img"
+	fi
+	cp --sparse=always "$img" "$dir/$fs.img"
+	echo "$dir/$fs.img"
+done

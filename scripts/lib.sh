@@ -1,0 +1,48 @@
+# Common settings and helpers, sourced by every script in scripts/.
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$TOP/build}
+OUT_DIR=${OUT_DIR:-$TOP/out}
+DL_DIR=${DL_DIR:-$TOP/dl}
+KVER=3.5
+KTAR=linux-$KVER.tar.xz
+KERNEL_URL=${KERNEL_URL:-https://cdn.kernel.org/pub/linux/kernel/v3.x/$KTAR}
+TREE=$BUILD_DIR/linux
+
+# The fixed identity and date of every commit the harness makes, so that
+# the same patches always give the same commits and the same export.
+PROJECT_NAME="msync series"
+PROJECT_EMAIL="msync-series@example.invalid"
+PROJECT_DATE="2012-07-21 12:00:00 +0000"
+export GIT_AUTHOR_NAME="$PROJECT_NAME" GIT_AUTHOR_EMAIL="$PROJECT_EMAIL"
+export GIT_COMMITTER_NAME="$PROJECT_NAME" GIT_COMMITTER_EMAIL="$PROJECT_EMAIL"
+export GIT_AUTHOR_DATE="$PROJECT_DATE" GIT_COMMITTER_DATE="$PROJECT_DATE"
+export GIT_CONFIG_NOSYSTEM=1
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+# step "[3/7]" "building linux-3.5 (patched)": one progress line.
+step() {
+	echo "$1 $2..."
+}
+
+# show_tail FILE [N]: the end of a log, for failure messages.
+show_tail() {
+	echo "---- last ${2:-40} lines of $1 ----" >&2
+	tail -n "${2:-40}" "$1" | tr -d '\r' >&2
+	echo "---- end of $1 ----" >&2
+}
+
+# need TOOL PACKAGE: fail with the package name if a tool is missing.
+need() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "'$1' not found: install the Debian package '$2' (or run 'make deps')"
+}
+
+jobs_n() {
+	echo $(($(nproc) + 1))
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Boot a kernel in QEMU and save its serial console to LOG.  Settings (env):
+#   KERNEL   bzImage                     INITRD  initramfs
+#   APPEND   extra kernel command line   LOG     console log file
+#   MEM      guest MiB (1024)            SMP     vCPUs (2)
+#   TIMEOUT  seconds before QEMU is killed (120)
+#   ACCEL    tcg (default) or kvm
+#   DISKS    space-separated "image[,drive-option...]" for virtio-blk disks,
+#            e.g. "x.img,throttling.bps-write=8388608,throttling.bps-write-max=..."
+#   INTERACTIVE=1  console on this terminal, no timeout (make boot)
+# Exit 0 when the guest powered off by itself, 1 on timeout or QEMU error.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+: "${KERNEL:?KERNEL must be set}" "${INITRD:?INITRD must be set}"
+MEM=${MEM:-1024} SMP=${SMP:-2} TIMEOUT=${TIMEOUT:-120} ACCEL=${ACCEL:-tcg}
+LOG=${LOG:-$OUT_DIR/qemu.log}
+need qemu-system-x86_64 qemu-system-x86
+[ -f "$KERNEL" ] || die "kernel image $KERNEL not found"
+[ -f "$INITRD" ] || die "initramfs $INITRD not found"
+
+args=(-accel "$ACCEL" -nographic -no-reboot -m "$MEM" -smp "$SMP"
+	-kernel "$KERNEL" -initrd "$INITRD"
+	-append "console=ttyS0 panic=-1 loglevel=4 ${APPEND:-}")
+for d in ${DISKS:-}; do
+	args+=(-drive "file=${d%%,*},if=virtio,format=raw,cache=writeback$(
+		[ "$d" = "${d#*,}" ] || echo ",${d#*,}")")
+done
+
+if [ "${INTERACTIVE:-0}" = 1 ]; then
+	exec qemu-system-x86_64 "${args[@]}"
+fi
+
+mkdir -p "$(dirname "$LOG")"
+rc=0
+timeout -k 5 "$TIMEOUT" qemu-system-x86_64 "${args[@]}" </dev/null >"$LOG" 2>&1 || rc=$?
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	show_tail "$LOG" 50
+	echo "error: guest timed out after ${TIMEOUT}s and was killed; console log: $LOG" >&2
+	exit 1
+elif [ $rc != 0 ]; then
+	show_tail "$LOG" 50
+	echo "error: QEMU exited with status $rc; console log: $LOG" >&2
+	exit 1
+fi

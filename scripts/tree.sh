@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Make build/linux: a git tree of pristine v3.5 (tag v3.5), the build fixes
+# from fixes/ (tag base), then the series from patches/ (branch series).
+# Idempotent: does nothing when fixes/ and patches/ are what the tree holds.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+FIXES_DIR=${FIXES_DIR:-$TOP/fixes}
+PATCHES_DIR=${PATCHES_DIR:-$TOP/patches}
+STATE=$TREE/.git/msync-state
+
+series_patches() {
+	find "$PATCHES_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-cover-letter.patch' | sort
+}
+
+fix_patches() {
+	find "$FIXES_DIR" -maxdepth 1 -name '*.patch' | sort
+}
+
+sum_of() {
+	# shellcheck disable=SC2046
+	cat /dev/null $("$@") | sha256sum | cut -d' ' -f1
+}
+
+state() {
+	sed -n "s/^$1=//p" "$STATE" 2>/dev/null
+}
+
+save_state() {
+	printf 'fixes=%s\npatches=%s\nhead=%s\n' "$(sum_of fix_patches)" \
+		"$(sum_of series_patches)" "$(git -C "$TREE" rev-parse HEAD)" >"$STATE"
+}
+
+# am_all DIR-LISTER: apply patches one by one; on failure undo to where we
+# started and name the patch.
+am_all() {
+	local p start
+	start=$(git rev-parse HEAD)
+	for p in $("$1"); do
+		if ! git am -q --whitespace=nowarn "$p" >"$TREE/.git/am.log" 2>&1; then
+			cat "$TREE/.git/am.log" >&2
+			git am --abort >/dev/null 2>&1 || true
+			git reset -q --hard "$start"
+			die "patch does not apply: $p"
+		fi
+	done
+}
+
+extract() {
+	local tarball tmp
+	tarball=$("$TOP/scripts/fetch.sh")
+	mkdir -p "$BUILD_DIR"
+	tmp=$(mktemp -d "$BUILD_DIR/.extract.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	echo "extracting $(basename "$tarball")"
+	tar -C "$tmp" -xJf "$tarball" ||
+		die "$tarball: extraction failed; nothing was changed"
+	[ -d "$tmp/linux-$KVER/mm" ] ||
+		die "$tarball does not unpack to linux-$KVER/"
+	(
+		cd "$tmp/linux-$KVER"
+		git init -q
+		git config user.name "$PROJECT_NAME"
+		git config user.email "$PROJECT_EMAIL"
+		git add -A
+		git commit -q -m "Linux $KVER"
+		git tag v$KVER
+	)
+	rm -rf "$TREE"
+	mv "$tmp/linux-$KVER" "$TREE"
+}
+
+# The series as the tree holds it, exported, equals patches/?
+tree_matches_patches() {
+	local tmp rc=0
+	tmp=$(mktemp -d)
+	OUT=$tmp "$TOP/scripts/export.sh" >/dev/null 2>&1 || rc=1
+	if [ $rc = 0 ]; then
+		diff -r -q "$tmp" "$PATCHES_DIR" >/dev/null 2>&1 || rc=1
+	fi
+	rm -rf "$tmp"
+	return $rc
+}
+
+[ -d "$TREE/.git" ] && git -C "$TREE" rev-parse -q --verify v$KVER >/dev/null ||
+	extract
+cd "$TREE"
+
+if [ "$(state fixes)" != "$(sum_of fix_patches)" ] ||
+   ! git rev-parse -q --verify base >/dev/null; then
+	echo "applying build fixes"
+	git checkout -q -B series v$KVER
+	git reset -q --hard v$KVER
+	am_all fix_patches
+	git tag -f base >/dev/null
+	am_all series_patches
+	save_state
+	exit 0
+fi
+
+head=$(git rev-parse HEAD)
+[ "$(state patches)" = "$(sum_of series_patches)" ] &&
+	[ "$(state head)" = "$head" ] && exit 0
+
+if [ "$(state head)" != "$head" ] || [ -n "$(git status --porcelain -uno)" ]; then
+	# The tree moved: keep it if patches/ is its export, else it holds
+	# work that patches/ does not have.
+	if [ -z "$(git status --porcelain -uno)" ] && tree_matches_patches; then
+		save_state
+		exit 0
+	fi
+	die "$TREE has changes that are not in patches/: run 'make export' to keep them, or 'make tree-reset' to drop them"
+fi
+
+echo "applying the series from patches/"
+git checkout -q -B series base
+am_all series_patches
+save_state

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# verdict.sh [--sane] LOG: judge a guest console log.
+#   fail if the kernel oopsed, hit a BUG or WARNING, or panicked (whatever
+#   the result lines say), or if the guest never printed "msync-guest: done";
+#   without --sane, also fail unless every result line says exit=0.
+# Prints one verdict line; exit 0 on pass.
+set -euo pipefail
+
+sane_only=0
+if [ "${1:-}" = --sane ]; then
+	sane_only=1
+	shift
+fi
+log=$1
+[ -f "$log" ] || { echo "FAIL: no console log $log"; exit 1; }
+
+bad=$(tr -d '\r' <"$log" | grep -E 'Kernel panic|Oops|BUG:|WARNING: at|general protection fault|INFO: task .* blocked' | head -n 5 || true)
+if [ -n "$bad" ]; then
+	echo "$bad" | sed 's/^/  /' >&2
+	echo "FAIL: kernel error in $log"
+	exit 1
+fi
+if ! tr -d '\r' <"$log" | grep -q '^msync-guest: done$'; then
+	echo "FAIL: guest did not finish (no 'msync-guest: done' in $log)"
+	exit 1
+fi
+results=$(tr -d '\r' <"$log" | grep '^msync-guest: result ' || true)
+[ -n "$results" ] || { echo "FAIL: no result line in $log"; exit 1; }
+[ $sane_only = 1 ] && { echo "PASS: guest ran to the end ($log)"; exit 0; }
+failed=$(echo "$results" | grep -v ' exit=0$' | sed 's/^msync-guest: result //' || true)
+if [ -n "$failed" ]; then
+	echo "FAIL: $(echo "$failed" | paste -sd';' | sed 's/;/; /g')"
+	exit 1
+fi
+echo "PASS: $(echo "$results" | sed 's/^msync-guest: result //;s/ exit=0//' | paste -sd, | sed 's/,/, /g')"
