@@ -1,0 +1,36 @@
+# Every prefix of the series builds and boots to the guest's result line.
+# One object directory (build/o-patched) steps through the prefixes and
+# ends as the patched kernel, so each step is an incremental build.  A
+# prefix that passed before with the same commit id and config is not
+# rebuilt (out/bisect/ keeps the stamps).  Sourced by tests/run.sh.
+# shellcheck shell=bash
+
+stamps=$OUT_DIR/bisect
+mkdir -p "$stamps"
+cfgsum=$(sha256sum "$TOP/config/msync.config" | cut -d' ' -f1 | cut -c1-16)
+revs=$(git -C "$TREE" rev-list --reverse base..series)
+total_p=$(echo "$revs" | wc -l)
+i=0
+for rev in $revs; do
+	i=$((i + 1))
+	title="prefix $i/$total_p builds and boots ($(git -C "$TREE" log -1 --format=%s "$rev" | cut -c1-50))"
+	stamp=$stamps/$rev-$cfgsum
+	# The last prefix is the patched kernel: always built, so that
+	# build/o-patched ends up holding it.
+	if [ -f "$stamp" ] && [ $i -lt "$total_p" ]; then
+		pass "$title [passed before, not rebuilt]"
+		continue
+	fi
+	echo "       building prefix $i/$total_p..."
+	if ! scripts/build.sh patched "$rev" >"$TESTS_LOG/bisect-$i.log" 2>&1; then
+		fail "$title" "$(tail -n 12 "$TESTS_LOG/bisect-$i.log")"
+		continue
+	fi
+	if VERDICT=--sane QUIET=1 FSLIST=ext2 TIMEOUT=60 scripts/guest.sh patched boot \
+		>>"$TESTS_LOG/bisect-$i.log" 2>&1; then
+		pass "$title"
+		touch "$stamp"
+	else
+		fail "$title" "$(tail -n 12 "$TESTS_LOG/bisect-$i.log")"
+	fi
+done

@@ -1,0 +1,119 @@
+# Harness checks: bad downloads, a patch that does not apply, a config
+# option Kconfig drops, a hanging guest, a panicking guest, kernel errors in
+# a log whose result line says pass.  Sourced by tests/run.sh.
+# shellcheck shell=bash
+
+tmp=$(mktemp -d "$BUILD_DIR/.test.XXXXXX")
+good=$("$TOP/scripts/fetch.sh")
+
+# A truncated tarball and one with the wrong content are refused, and
+# nothing is extracted: an earlier tree stays as it was.
+mkdir -p "$tmp/dl-trunc" "$tmp/b1/linux"
+head -c 1000000 "$good" >"$tmp/dl-trunc/$KTAR"
+echo keep >"$tmp/b1/linux/sentinel"
+expect_fail "truncated tarball is refused" "dl-trunc/$KTAR: sha256 mismatch" \
+	env DL_DIR="$tmp/dl-trunc" BUILD_DIR="$tmp/b1" "$TOP/scripts/tree.sh"
+if [ "$(cat "$tmp/b1/linux/sentinel")" = keep ] &&
+   [ -z "$(ls -A "$tmp/b1" | grep -v '^linux$')" ]; then
+	pass "refused tarball: nothing extracted, earlier tree untouched"
+else
+	fail "refused tarball: nothing extracted, earlier tree untouched" \
+		"$(ls -A "$tmp/b1" "$tmp/b1/linux")"
+fi
+
+mkdir -p "$tmp/dl-wrong" "$tmp/src"
+echo "not a kernel" >"$tmp/src/x" && tar -C "$tmp/src" -cJf "$tmp/dl-wrong/$KTAR" x
+expect_fail "tarball with a wrong checksum is refused" "sha256 mismatch" \
+	env DL_DIR="$tmp/dl-wrong" BUILD_DIR="$tmp/b2" "$TOP/scripts/tree.sh"
+[ ! -e "$tmp/b2/linux" ] && pass "wrong checksum: nothing extracted" ||
+	fail "wrong checksum: nothing extracted"
+
+# The download path, with a file:// URL: a good file lands in DL_DIR, a
+# corrupt one is refused and leaves nothing behind, an unpinned one is
+# refused with its sha256 and how to pin it.
+mkdir -p "$tmp/mirror" "$tmp/dl-new"
+cp "$good" "$tmp/mirror/$KTAR"
+expect_ok "download from KERNEL_URL (file://) verifies and lands in DL_DIR" \
+	env DL_DIR="$tmp/dl-new" KERNEL_URL="file://$tmp/mirror/$KTAR" \
+	"$TOP/scripts/fetch.sh"
+head -c 5000000 "$good" >"$tmp/mirror/bad.tar.xz"
+expect_fail "corrupt download is refused" "sha256 mismatch" \
+	env DL_DIR="$tmp/dl-bad" KERNEL_URL="file://$tmp/mirror/bad.tar.xz" \
+	"$TOP/scripts/fetch.sh"
+[ -z "$(ls -A "$tmp/dl-bad" 2>/dev/null)" ] &&
+	pass "corrupt download: nothing left in DL_DIR" ||
+	fail "corrupt download: nothing left in DL_DIR" "$(ls -A "$tmp/dl-bad")"
+grep -v "^sha256" "$TOP/linux.hash" >"$tmp/empty.hash"
+expect_fail "unpinned tarball is refused with its sha256" \
+	"no sha256 is pinned.*|sha256  [0-9a-f]{64}  $KTAR" \
+	env DL_DIR="$tmp/dl-new" HASH_FILE="$tmp/empty.hash" "$TOP/scripts/fetch.sh"
+
+# A patch that does not apply stops the tree step, names the patch and
+# leaves the tree where it was.
+git clone -q --shared "$TREE" "$tmp/b3/linux"
+git -C "$tmp/b3/linux" checkout -q -B series base
+git -C "$tmp/b3/linux" tag base base 2>/dev/null || true
+cp "$TREE/.git/msync-state" "$tmp/b3/linux/.git/msync-state"
+sed -i "s/^head=.*/head=$(git -C "$tmp/b3/linux" rev-parse HEAD)/" \
+	"$tmp/b3/linux/.git/msync-state"
+mkdir -p "$tmp/bad-patches"
+cat >"$tmp/bad-patches/0001-does-not-apply.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: msync series <msync-series@example.invalid>
+Date: Sat, 21 Jul 2012 12:00:00 +0000
+Subject: [PATCH] test: a patch whose context is not in v3.5
+
+---
+ mm/msync.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/mm/msync.c b/mm/msync.c
+--- a/mm/msync.c
++++ b/mm/msync.c
+@@ -1,3 +1,3 @@
+ /*
+- *	this line is not in mm/msync.c
++ *	neither is this one
+  *
+PATCH
+before=$(git -C "$tmp/b3/linux" rev-parse HEAD)
+expect_fail "a patch that does not apply is named" \
+	"patch does not apply: .*0001-does-not-apply.patch" \
+	env BUILD_DIR="$tmp/b3" PATCHES_DIR="$tmp/bad-patches" "$TOP/scripts/tree.sh"
+if [ "$(git -C "$tmp/b3/linux" rev-parse HEAD)" = "$before" ] &&
+   [ -z "$(git -C "$tmp/b3/linux" status --porcelain)" ] &&
+   [ ! -d "$tmp/b3/linux/.git/rebase-apply" ]; then
+	pass "failed patch: no half-applied state"
+else
+	fail "failed patch: no half-applied state" \
+		"$(git -C "$tmp/b3/linux" status --short | head -n 5)"
+fi
+
+# An option with an unmet dependency is reported by name.
+printf 'CONFIG_VIRTIO_BLK=y\nCONFIG_EXT4_FS=y\n' >"$tmp/unmet.config"
+expect_fail "config option with an unmet dependency is named" \
+	"CONFIG_VIRTIO_BLK=y.*unmet dependency" \
+	env CONFIG_FRAGMENT="$tmp/unmet.config" "$TOP/scripts/config.sh" \
+	"$BUILD_DIR/src-unpatched" "$tmp/o-unmet"
+
+# A guest whose init hangs is killed after TIMEOUT, with the console tail.
+expect_fail "hanging guest times out" "guest timed out after 15s" \
+	env TIMEOUT=15 FSLIST=ext2 OUT_DIR="$tmp" "$TOP/scripts/guest.sh" unpatched hang
+grep -q "msync-guest: hanging on purpose" "$LAST_LOG" &&
+	pass "hanging guest: console tail shown" ||
+	fail "hanging guest: console tail shown" "see $LAST_LOG"
+
+# A guest that panics is a failure, whatever else it printed.
+expect_fail "panicking guest is a failure" "Kernel panic|FAIL: " \
+	env TIMEOUT=60 FSLIST=ext2 OUT_DIR="$tmp" "$TOP/scripts/guest.sh" unpatched panic
+
+# An oops in the log fails the verdict even if every result says exit=0.
+printf '%s\n' 'msync-guest: run selftest ext4' 'ok 1 - x' \
+	'BUG: unable to handle kernel NULL pointer dereference at (null)' \
+	'msync-guest: result selftest ext4 exit=0' 'msync-guest: done' >"$tmp/oops.log"
+expect_fail "oops in the log fails a passing run" "FAIL: kernel error" \
+	"$TOP/scripts/verdict.sh" "$tmp/oops.log"
+sed '/BUG:/d' "$tmp/oops.log" >"$tmp/clean.log"
+expect_ok "the same log without the oops passes" "$TOP/scripts/verdict.sh" "$tmp/clean.log"
+
+rm -rf "$tmp"

@@ -1,0 +1,52 @@
+# Helpers for the test groups in tests/: each check prints one line and is
+# counted; tests/run.sh prints the totals.
+# shellcheck shell=bash
+
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+TESTS_LOG=${TESTS_LOG:-$OUT_DIR/tests}
+mkdir -p "$TESTS_LOG"
+PASSED=${PASSED:-0}
+FAILED=${FAILED:-0}
+
+pass() {
+	PASSED=$((PASSED + 1))
+	echo "  ok   $1"
+}
+
+fail() {
+	FAILED=$((FAILED + 1))
+	echo "  FAIL $1"
+	shift
+	[ $# -gt 0 ] && printf '       %s\n' "$@"
+	return 0
+}
+
+# expect_fail NAME PATTERN CMD...: CMD must fail and print PATTERN (an
+# extended regex) on stdout or stderr.
+expect_fail() {
+	local name=$1 pat=$2 log rc=0
+	shift 2
+	log=$TESTS_LOG/$(echo "$name" | tr -c 'a-zA-Z0-9\n' - | cut -c1-60).log
+	LAST_LOG=$log
+	"$@" >"$log" 2>&1 || rc=$?
+	if [ $rc = 0 ]; then
+		fail "$name" "command succeeded; see $log"
+	elif ! grep -Eq "$pat" "$log"; then
+		fail "$name" "failed but did not say /$pat/; see $log" \
+			"$(tail -n 5 "$log")"
+	else
+		pass "$name"
+	fi
+}
+
+# expect_ok NAME CMD...: CMD must succeed.
+expect_ok() {
+	local name=$1 log
+	shift
+	log=$TESTS_LOG/$(echo "$name" | tr -c 'a-zA-Z0-9\n' - | cut -c1-60).log
+	if "$@" >"$log" 2>&1; then
+		pass "$name"
+	else
+		fail "$name" "see $log" "$(tail -n 8 "$log")"
+	fi
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The whole test suite (make check).  Prepares what the checks stand on,
+# runs every group and ends with "N passed, N failed"; exits non-zero on
+# any failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+started=$(date +%s)
+total=8
+n=0
+progress() {
+	n=$((n + 1))
+	echo "[$n/$total] $1..."
+}
+
+# setup NAME CMD...: a step everything after it needs; a failure is
+# counted and ends the run.
+setup() {
+	local name=$1 log
+	shift
+	log=$TESTS_LOG/setup-$(echo "$name" | tr -c 'a-zA-Z0-9\n' - | cut -c1-50).log
+	if "$@" >"$log" 2>&1; then
+		pass "$name"
+	else
+		fail "$name" "see $log"
+		tail -n 30 "$log" | sed 's/^/       /'
+		finish
+	fi
+}
+
+finish() {
+	echo "check took $(( $(date +%s) - started )) s"
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" = 0 ] && exit 0
+	exit 1
+}
+
+progress "checking packages, fetching and preparing the tree"
+setup "packages installed" scripts/deps.sh
+setup "linux-3.5 fetched and verified" scripts/fetch.sh
+setup "tree: v3.5 + fixes + series" scripts/tree.sh
+
+progress "building linux-3.5 (unpatched: v3.5 + build fixes)"
+setup "unpatched kernel builds" scripts/build.sh unpatched base
+setup "guest initramfs builds" scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
+
+progress "checking the harness"
+. tests/harness.sh
+
+progress "checking the series (git am, checkpatch, export, make series)"
+. tests/series.sh
+
+progress "building and booting every prefix of the series (patched last)"
+. tests/bisect.sh
+
+progress "running the selftest on the patched kernel"
+. tests/selftest.sh
+selftest_patched
+
+progress "running the selftest on the unpatched kernel (expected failures)"
+selftest_unpatched
+
+progress "benchmark smoke run"
+. tests/bench.sh
+
+finish

@@ -1,0 +1,87 @@
+# The msync selftest on both kernels, one boot each with every scratch
+# disk (ext4, ext3, ext2, raw), judged case by case.  Sourced by
+# tests/run.sh.
+# shellcheck shell=bash
+
+SELFTEST_CASES=9
+# Cases that test what the series changes (they must fail on v3.5) and
+# cases whose behaviour it keeps (they must pass on v3.5 too).
+CHANGED="1 2 3 5 6 9"
+KEPT="4 7 8"
+
+# tap_of LOG FS: the selftest's TAP output for one file system.
+tap_of() {
+	tr -d '\r' <"$1" | awk -v fs="$2" '
+		$0 == "msync-guest: run selftest " fs { on = 1; next }
+		on && /^msync-guest: result selftest / { print; exit }
+		on && /^(ok |not ok |1\.\.|#)/ { print }'
+}
+
+# case_result TAP N: ok, not-ok, skip or missing.
+case_result() {
+	local line
+	line=$(echo "$1" | grep -E "^(not )?ok $2( |$)" | head -n 1)
+	case $line in
+	"") echo missing ;;
+	*"# SKIP"*) echo skip ;;
+	"not ok"*) echo not-ok ;;
+	*) echo ok ;;
+	esac
+}
+
+# boot_selftest NAME: one boot of kernel NAME running the selftest on
+# every disk; the guest must run to the end without a kernel error.
+boot_selftest() {
+	local log=$TESTS_LOG/selftest-$1.out
+	if VERDICT=--sane TIMEOUT=${SELFTEST_TIMEOUT:-600} scripts/guest.sh "$1" selftest \
+		>"$log" 2>&1; then
+		pass "$1 kernel runs the selftest to the end, no kernel error"
+	else
+		fail "$1 kernel runs the selftest to the end, no kernel error" \
+			"$(tail -n 15 "$log")"
+	fi
+}
+
+selftest_patched() {
+	local fs tap c r bad
+	boot_selftest patched
+	for fs in ext4 ext3 ext2 raw; do
+		tap=$(tap_of "$OUT_DIR/patched-selftest.log" "$fs")
+		bad=""
+		echo "$tap" | grep -qx "1\.\.$SELFTEST_CASES" || bad="no plan 1..$SELFTEST_CASES;"
+		for c in $(seq 1 $SELFTEST_CASES); do
+			r=$(case_result "$tap" "$c")
+			[ "$r" = ok ] || bad="$bad case $c $r;"
+		done
+		echo "$tap" | grep -q 'exit=0$' || bad="$bad exit status $(echo "$tap" | tail -n 1);"
+		if [ -z "$bad" ]; then
+			pass "patched, $fs: all $SELFTEST_CASES cases ok"
+		else
+			fail "patched, $fs: all $SELFTEST_CASES cases ok" "$bad" \
+				"$(echo "$tap" | grep -E '^not ok|# SKIP' | head -n 5)"
+		fi
+	done
+}
+
+selftest_unpatched() {
+	local fs tap c r bad
+	boot_selftest unpatched
+	for fs in ext4 ext3 ext2 raw; do
+		tap=$(tap_of "$OUT_DIR/unpatched-selftest.log" "$fs")
+		bad=""
+		for c in $CHANGED; do
+			r=$(case_result "$tap" "$c")
+			[ "$r" = not-ok ] || bad="$bad case $c $r (must fail on v3.5);"
+		done
+		for c in $KEPT; do
+			r=$(case_result "$tap" "$c")
+			[ "$r" = ok ] || bad="$bad case $c $r (must pass on v3.5);"
+		done
+		echo "$tap" | grep -q 'exit=1$' || bad="$bad exit status $(echo "$tap" | tail -n 1) (want 1);"
+		if [ -z "$bad" ]; then
+			pass "unpatched, $fs: cases $CHANGED fail, $KEPT pass"
+		else
+			fail "unpatched, $fs: cases $CHANGED fail, $KEPT pass" "$bad"
+		fi
+	done
+}
