@@ -20,6 +20,9 @@ export GIT_COMMITTER_NAME="$PROJECT_NAME" GIT_COMMITTER_EMAIL="$PROJECT_EMAIL"
 export GIT_AUTHOR_DATE="$PROJECT_DATE" GIT_COMMITTER_DATE="$PROJECT_DATE"
 export GIT_CONFIG_NOSYSTEM=1
 
+# mkfs and friends live in sbin, which a non-root PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
+
 die() {
 	echo "error: $*" >&2
 	exit 1
