@@ -10,9 +10,12 @@ set -euo pipefail
 name=$1 run=$2
 FSLIST=${FSLIST:-ext4 ext3 ext2 raw}
 # The selftest's MS_ASYNC case needs a disk slower than the call: writes
-# are throttled (bytes/s; empty: no throttling).
-THROTTLE_BPS=${THROTTLE_BPS-8388608}
+# are throttled (bytes/s; empty: no throttling), and request merging is
+# off, since QEMU's throttle admits a merged request whole and merging
+# would let the whole range through at once.
+THROTTLE_BPS=${THROTTLE_BPS-16777216}
 THROTTLE_BURST=${THROTTLE_BURST-}
+export DISK_DEVICE_OPTS=${DISK_DEVICE_OPTS-request-merging=off}
 
 export KERNEL=${KERNEL:-$BUILD_DIR/o-$name/arch/x86/boot/bzImage}
 export INITRD=${INITRD:-$BUILD_DIR/guest/initramfs.cpio.gz}

@@ -5,8 +5,10 @@
 #   MEM      guest MiB (1024)            SMP     vCPUs (2)
 #   TIMEOUT  seconds before QEMU is killed (120)
 #   ACCEL    tcg (default) or kvm
-#   DISKS    space-separated "image[,drive-option...]" for virtio-blk disks,
-#            e.g. "x.img,throttling.bps-write=8388608,throttling.bps-write-max=..."
+#   DISKS    space-separated "image[,drive-option...]" for virtio-blk disks
+#            (vda, vdb, ... in order), e.g. "x.img,throttling.bps-write=8388608"
+#   DISK_DEVICE_OPTS  options of every virtio-blk-pci device, e.g.
+#            "request-merging=off"
 #   INTERACTIVE=1  console on this terminal, no timeout (make boot)
 # Exit 0 when the guest powered off by itself, 1 on timeout or QEMU error.
 set -euo pipefail
@@ -22,9 +24,13 @@ need qemu-system-x86_64 qemu-system-x86
 args=(-accel "$ACCEL" -nographic -no-reboot -m "$MEM" -smp "$SMP"
 	-kernel "$KERNEL" -initrd "$INITRD"
 	-append "console=ttyS0 panic=-1 loglevel=4 ${APPEND:-}")
+i=0
 for d in ${DISKS:-}; do
-	args+=(-drive "file=${d%%,*},if=virtio,format=raw,cache=writeback$(
-		[ "$d" = "${d#*,}" ] || echo ",${d#*,}")")
+	opts=""
+	[ "$d" = "${d#*,}" ] || opts=",${d#*,}"
+	args+=(-drive "file=${d%%,*},if=none,id=disk$i,format=raw,cache=writeback$opts"
+		-device "virtio-blk-pci,drive=disk$i${DISK_DEVICE_OPTS:+,$DISK_DEVICE_OPTS}")
+	i=$((i + 1))
 done
 
 if [ "${INTERACTIVE:-0}" = 1 ]; then

@@ -1,0 +1,1433 @@
+/*
+ * msync_bench - measure msync(MS_SYNC) and msync(MS_ASYNC) on a Linux
+ * kernel, to compare a kernel before and after the msync series.
+ *
+ * Usage: msync_bench [--quick] [--only LIST] <scratch-dir> <blockdev>
+ *                    [<sat-dir> <sat-blockdev>]
+ *
+ *   scratch-dir   an ext4 file system mounted (noatime,commit=600) on
+ *                 blockdev, used for M1, M2, M3 and M5;
+ *   sat-dir       optional second ext4 file system on a write-throttled
+ *                 disk, used for M4 (test file and background writers);
+ *                 without it M4 runs on scratch-dir.
+ *   --quick       one repetition with tiny sizes (smoke test, seconds);
+ *   --only LIST   run only the listed measurements, e.g. "M1,M4".
+ *
+ * Must run as root (sysctls, /proc/kpageflags).  Output: see
+ * README-bench.txt.  Build:
+ *   gcc -static -O2 -Wall -Wextra -o msync_bench msync_bench.c
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/aio_abi.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE		4096UL
+#define MIB		(1024UL * 1024UL)
+#define MAXREP		64
+#define KPF_DIRTY	4
+#define KPF_WRITEBACK	8
+#define PM_PRESENT	(1ULL << 63)
+#define PM_PFN_MASK	((1ULL << 55) - 1)
+
+/* ------------------------------------------------------------------ */
+/* configuration                                                       */
+
+static int quick;
+static const char *only;
+
+struct cfg {
+	/* M1/M2 */
+	unsigned long m1_file_mib;	/* dirty region; target page after it */
+	unsigned long m1_d[4];
+	unsigned long m2_r[3];
+	unsigned long m2_off_mib;
+	/* M3 */
+	unsigned long m3_file_mib, m3_off_mib, m3_len_mib;
+	double m3_limit_s;
+	/* M4 */
+	unsigned long m4_len_mib, m4_bg_mib, m4_chunk_kib;
+	/* M5 */
+	unsigned long m5_data_mib;
+	double m5_run_s, m5_clean_limit_s;
+	/* repetitions */
+	int min_reps, max_reps;
+	double budget_m1, budget_m2, budget_m3, budget_m4, budget_m5;
+};
+
+static const struct cfg cfg_full = {
+	.m1_file_mib = 256, .m1_d = { 0, 16, 64, 256 },
+	.m2_r = { 1, 16, 64 }, .m2_off_mib = 64,
+	.m3_file_mib = 32, .m3_off_mib = 8, .m3_len_mib = 16,
+	.m3_limit_s = 5.0,
+	.m4_len_mib = 16, .m4_bg_mib = 32, .m4_chunk_kib = 16,
+	.m5_data_mib = 64, .m5_run_s = 3.0, .m5_clean_limit_s = 1.0,
+	.min_reps = 5, .max_reps = 11,
+	.budget_m1 = 10.0, .budget_m2 = 10.0, .budget_m3 = 10.0,
+	.budget_m4 = 8.0, .budget_m5 = 10.0,
+};
+
+static const struct cfg cfg_quick = {
+	.m1_file_mib = 8, .m1_d = { 0, 1, 4, 8 },
+	.m2_r = { 1, 2, 4 }, .m2_off_mib = 2,
+	.m3_file_mib = 4, .m3_off_mib = 1, .m3_len_mib = 2,
+	.m3_limit_s = 1.0,
+	.m4_len_mib = 2, .m4_bg_mib = 8, .m4_chunk_kib = 16,
+	.m5_data_mib = 4, .m5_run_s = 0.3, .m5_clean_limit_s = 0.5,
+	.min_reps = 1, .max_reps = 1,
+	.budget_m1 = 0, .budget_m2 = 0, .budget_m3 = 0,
+	.budget_m4 = 0, .budget_m5 = 0,
+};
+
+static const struct cfg *C;
+
+/* ------------------------------------------------------------------ */
+/* time, messages, errors                                              */
+
+static double t_start;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void cleanup(void);
+
+static void __attribute__((format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+	int e = errno;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	printf("# FATAL: %s (errno %d: %s)\n", buf, e, strerror(e));
+	fflush(stdout);
+	fprintf(stderr, "msync_bench: FATAL: %s (errno %d: %s)\n", buf, e,
+		strerror(e));
+	exit(1);
+}
+
+static void __attribute__((format(printf, 1, 2))) progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "[msync_bench %7.1f s] ", now_s() - t_start);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int selected(const char *m)
+{
+	const char *p;
+	size_t l = strlen(m);
+
+	if (!only)
+		return 1;
+	for (p = only; (p = strstr(p, m)); p += l)
+		if ((p == only || p[-1] == ',') && (p[l] == ',' || !p[l]))
+			return 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* sysctl save / restore                                               */
+
+struct knob {
+	char path[128];
+	char orig[64];
+	int saved;
+};
+
+/* the last two: min_ratio of the scratch and saturated disks' bdis */
+enum { K_WB, K_EXP, K_BGR, K_DR, K_BGB, K_DB, K_MIN1, K_MIN2, NKNOBS };
+
+static struct knob knobs[NKNOBS] = {
+	[K_WB]  = { "/proc/sys/vm/dirty_writeback_centisecs", "", 0 },
+	[K_EXP] = { "/proc/sys/vm/dirty_expire_centisecs", "", 0 },
+	[K_BGR] = { "/proc/sys/vm/dirty_background_ratio", "", 0 },
+	[K_DR]  = { "/proc/sys/vm/dirty_ratio", "", 0 },
+	[K_BGB] = { "/proc/sys/vm/dirty_background_bytes", "", 0 },
+	[K_DB]  = { "/proc/sys/vm/dirty_bytes", "", 0 },
+	[K_MIN1] = { "", "", 0 },
+	[K_MIN2] = { "", "", 0 },
+};
+
+/* /sys/class/bdi/<maj:min>/min_ratio of the disk holding dir */
+static void bdi_knob(int k, const char *dir)
+{
+	struct stat st;
+	char p[128];
+
+	if (stat(dir, &st))
+		die("stat %s", dir);
+	snprintf(p, sizeof(p), "/sys/class/bdi/%u:%u/min_ratio",
+		 major(st.st_dev), minor(st.st_dev));
+	if (!access(p, W_OK))
+		snprintf(knobs[k].path, sizeof(knobs[k].path), "%s", p);
+	else
+		printf("# note: no %s, bdi min_ratio left alone\n", p);
+}
+
+static int read_small(const char *path, char *buf, size_t sz)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sz - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return 0;
+}
+
+/* async-signal-safe: only open/write/close */
+static int write_small(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+static void set_knob(int k, const char *val)
+{
+	if (!knobs[k].saved) {
+		if (read_small(knobs[k].path, knobs[k].orig,
+			       sizeof(knobs[k].orig)))
+			die("read %s", knobs[k].path);
+		knobs[k].saved = 1;
+	}
+	if (write_small(knobs[k].path, val))
+		die("write %s", knobs[k].path);
+}
+
+static void restore_knobs(void)
+{
+	/* writing a *_bytes value zeroes the matching *_ratio and back */
+	if (knobs[K_DR].saved)
+		write_small(knobs[K_DR].path, knobs[K_DR].orig);
+	if (knobs[K_DB].saved && strcmp(knobs[K_DB].orig, "0"))
+		write_small(knobs[K_DB].path, knobs[K_DB].orig);
+	if (knobs[K_BGR].saved)
+		write_small(knobs[K_BGR].path, knobs[K_BGR].orig);
+	if (knobs[K_BGB].saved && strcmp(knobs[K_BGB].orig, "0"))
+		write_small(knobs[K_BGB].path, knobs[K_BGB].orig);
+	if (knobs[K_EXP].saved)
+		write_small(knobs[K_EXP].path, knobs[K_EXP].orig);
+	if (knobs[K_WB].saved)
+		write_small(knobs[K_WB].path, knobs[K_WB].orig);
+	if (knobs[K_MIN2].saved)
+		write_small(knobs[K_MIN2].path, knobs[K_MIN2].orig);
+	if (knobs[K_MIN1].saved)
+		write_small(knobs[K_MIN1].path, knobs[K_MIN1].orig);
+}
+
+static void quiesce_writeback(void)
+{
+	int k;
+
+	/* save all first, so that restore sees every original value */
+	for (k = 0; k < NKNOBS; k++) {
+		if (!knobs[k].path[0])
+			continue;
+		if (read_small(knobs[k].path, knobs[k].orig,
+			       sizeof(knobs[k].orig)))
+			die("read %s", knobs[k].path);
+		knobs[k].saved = 1;
+	}
+	set_knob(K_WB, "0");
+	set_knob(K_EXP, "360000");
+	set_knob(K_DR, "60");
+	set_knob(K_BGR, "40");
+	/*
+	 * Background writeback also starts when one bdi's dirty pages pass
+	 * its share of the background threshold, a share that follows its
+	 * recent writeout and can lag far below 100 % even when it is the
+	 * only disk written (over_bground_thresh, bdi_dirty_limit).  A
+	 * minimum share keeps the flusher away from the measurements.
+	 */
+	if (knobs[K_MIN1].path[0])
+		set_knob(K_MIN1, knobs[K_MIN2].path[0] ? "60" : "90");
+	if (knobs[K_MIN2].path[0])
+		set_knob(K_MIN2, "30");
+}
+
+/* ------------------------------------------------------------------ */
+/* background writer children                                          */
+
+static pid_t children[4];
+static int nchildren;
+
+static void kill_children(void)
+{
+	int i;
+
+	for (i = 0; i < nchildren; i++)
+		if (children[i] > 0) {
+			kill(children[i], SIGKILL);
+			waitpid(children[i], NULL, 0);
+			children[i] = 0;
+		}
+	nchildren = 0;
+}
+
+static void signal_children(int sig)
+{
+	int i;
+
+	for (i = 0; i < nchildren; i++)
+		if (children[i] > 0)
+			kill(children[i], sig);
+}
+
+static pid_t main_pid;
+
+static void cleanup(void)
+{
+	if (getpid() != main_pid)
+		return;
+	kill_children();
+	restore_knobs();
+}
+
+static void on_signal(int sig)
+{
+	int i;
+
+	for (i = 0; i < nchildren; i++)
+		if (children[i] > 0)
+			kill(children[i], SIGKILL);
+	restore_knobs();
+	_exit(128 + sig);
+}
+
+/* ------------------------------------------------------------------ */
+/* block device statistics                                             */
+
+struct blkdev {
+	char name[64];
+	char stat[160];
+	char inflight[160];
+	int nr_requests;
+};
+
+static void blkdev_init(struct blkdev *bd, const char *dev, const char *dir)
+{
+	const char *b = strrchr(dev, '/');
+	char path[256], buf[64];
+	struct stat st;
+	unsigned maj, min;
+
+	snprintf(bd->name, sizeof(bd->name), "%s", b ? b + 1 : dev);
+	snprintf(bd->stat, sizeof(bd->stat), "/sys/class/block/%s/stat",
+		 bd->name);
+	snprintf(bd->inflight, sizeof(bd->inflight),
+		 "/sys/class/block/%s/inflight", bd->name);
+	if (access(bd->stat, R_OK))
+		die("no %s", bd->stat);
+	/* the scratch directory must live on this device */
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", bd->name);
+	if (!read_small(path, buf, sizeof(buf)) &&
+	    sscanf(buf, "%u:%u", &maj, &min) == 2 && !stat(dir, &st) &&
+	    (major(st.st_dev) != maj || minor(st.st_dev) != min)) {
+		errno = 0;
+		die("%s is not on %s (%u:%u vs %u:%u)", dir, dev,
+		    major(st.st_dev), minor(st.st_dev), maj, min);
+	}
+	bd->nr_requests = 128;
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/nr_requests",
+		 bd->name);
+	if (!read_small(path, buf, sizeof(buf)))
+		bd->nr_requests = atoi(buf);
+}
+
+/* sectors written (field 7) and write requests in flight */
+static void blk_read(const struct blkdev *bd, uint64_t *wsect, long *infl_w)
+{
+	char buf[512];
+	unsigned long long f[11];
+	long r, w;
+
+	if (read_small(bd->stat, buf, sizeof(buf)) ||
+	    sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7],
+		   &f[8]) != 9)
+		die("parse %s", bd->stat);
+	*wsect = f[6];
+	if (infl_w) {
+		if (!read_small(bd->inflight, buf, sizeof(buf)) &&
+		    sscanf(buf, "%ld %ld", &r, &w) == 2)
+			*infl_w = w;
+		else
+			*infl_w = (long)f[8];
+	}
+}
+
+/*
+ * Wait until no write is in flight and the written-sector count has not
+ * moved for 3 consecutive reads 10 ms apart.  Returns the count.
+ */
+static uint64_t wait_stable(const struct blkdev *bd)
+{
+	uint64_t prev, cur;
+	long infl;
+	int stable = 0;
+	double t0 = now_s();
+
+	blk_read(bd, &prev, &infl);
+	while (stable < 3) {
+		sleep_s(0.010);
+		blk_read(bd, &cur, &infl);
+		if (cur == prev && infl == 0)
+			stable++;
+		else
+			stable = 0;
+		prev = cur;
+		if (now_s() - t0 > 120) {
+			printf("# warning: %s did not settle in 120 s\n",
+			       bd->name);
+			break;
+		}
+	}
+	return cur;
+}
+
+/* ------------------------------------------------------------------ */
+/* scratch file systems                                                */
+
+struct fsctx {
+	const char *dir;
+	struct blkdev bd;
+	int marker_fd;
+	unsigned marker_seq;
+};
+
+static void path_in(char *out, size_t sz, const struct fsctx *fs,
+		    const char *name)
+{
+	snprintf(out, sz, "%s/%s", fs->dir, name);
+}
+
+static void fs_init(struct fsctx *fs, const char *dir, const char *dev)
+{
+	char p[512];
+
+	fs->dir = dir;
+	blkdev_init(&fs->bd, dev, dir);
+	path_in(p, sizeof(p), fs, "msync_bench.marker");
+	fs->marker_fd = open(p, O_RDWR | O_CREAT, 0644);
+	if (fs->marker_fd < 0)
+		die("open %s", p);
+}
+
+/* commit the journal: dirty and fsync a small marker file */
+static void journal_commit(struct fsctx *fs)
+{
+	char b[16];
+
+	fs->marker_seq++;
+	memset(b, 0, sizeof(b));
+	memcpy(b, &fs->marker_seq, sizeof(fs->marker_seq));
+	if (pwrite(fs->marker_fd, b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		die("pwrite marker");
+	if (fsync(fs->marker_fd))
+		die("fsync marker");
+}
+
+/* let the journal settle before a measurement */
+static uint64_t settle(struct fsctx *fs)
+{
+	journal_commit(fs);
+	return wait_stable(&fs->bd);
+}
+
+/* create a file of size bytes with write() and make it durable */
+static int prealloc(struct fsctx *fs, const char *name, size_t size)
+{
+	char p[512];
+	static char *buf;
+	size_t done = 0, n;
+	int fd;
+
+	if (!buf) {
+		buf = malloc(MIB);
+		if (!buf)
+			die("malloc");
+		memset(buf, 0x5a, MIB);
+	}
+	path_in(p, sizeof(p), fs, name);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die("open %s", p);
+	while (done < size) {
+		n = size - done < MIB ? size - done : MIB;
+		if (write(fd, buf, n) != (ssize_t)n)
+			die("write %s", p);
+		done += n;
+	}
+	if (fsync(fd))
+		die("fsync %s", p);
+	return fd;
+}
+
+static char *map_file(int fd, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+
+/* drop a file's pages after use so later measurements have memory */
+static void release_file(int fd, char *map, size_t size)
+{
+	if (fsync(fd))
+		die("fsync");
+	if (map)
+		munmap(map, size);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+/* dirty npages pages through the mapping, one store per page */
+static void dirty_pages(char *p, size_t npages, unsigned seq)
+{
+	volatile char *v = p;
+	size_t i;
+
+	for (i = 0; i < npages; i++)
+		v[i * PAGE + (i & 63)] = (char)(seq + i);
+}
+
+/* ------------------------------------------------------------------ */
+/* page state: /proc/self/pagemap + /proc/kpageflags                   */
+
+static int pagemap_fd = -1, kpageflags_fd = -1;
+
+struct pgstat {
+	size_t dirty;		/* PG_dirty set */
+	size_t writeback;	/* PG_writeback set */
+	size_t unclean;		/* dirty or writeback */
+	size_t absent;		/* not mapped: state unknown */
+};
+
+#define SCAN_CHUNK 65536
+static uint64_t pm_buf[SCAN_CHUNK], kf_buf[SCAN_CHUNK];
+
+static void scan_pages(const char *addr, size_t npages, struct pgstat *st)
+{
+	size_t off, m, i, j, k;
+	uint64_t vpn = (uintptr_t)addr / PAGE;
+
+	memset(st, 0, sizeof(*st));
+	for (off = 0; off < npages; off += m) {
+		m = npages - off < SCAN_CHUNK ? npages - off : SCAN_CHUNK;
+		if (pread(pagemap_fd, pm_buf, m * 8, (vpn + off) * 8) !=
+		    (ssize_t)(m * 8))
+			die("pread pagemap");
+		for (i = 0; i < m; i = j) {
+			uint64_t pfn;
+
+			if (!(pm_buf[i] & PM_PRESENT)) {
+				st->absent++;
+				j = i + 1;
+				continue;
+			}
+			pfn = pm_buf[i] & PM_PFN_MASK;
+			for (j = i + 1; j < m && (pm_buf[j] & PM_PRESENT) &&
+			     (pm_buf[j] & PM_PFN_MASK) == pfn + (j - i); j++)
+				;
+			if (pread(kpageflags_fd, kf_buf, (j - i) * 8,
+				  pfn * 8) != (ssize_t)((j - i) * 8))
+				die("pread kpageflags");
+			for (k = 0; k < j - i; k++) {
+				int d = !!(kf_buf[k] & (1ULL << KPF_DIRTY));
+				int w = !!(kf_buf[k] &
+					   (1ULL << KPF_WRITEBACK));
+
+				st->dirty += d;
+				st->writeback += w;
+				st->unclean += d || w;
+			}
+		}
+	}
+}
+
+/* pages that are not known clean: dirty, under writeback or unmapped */
+static size_t not_clean(const char *addr, size_t npages)
+{
+	struct pgstat st;
+
+	scan_pages(addr, npages, &st);
+	return st.unclean + st.absent;
+}
+
+/* ------------------------------------------------------------------ */
+/* statistics and output                                               */
+
+struct series {
+	double v[MAXREP];
+	int n;
+};
+
+static void add(struct series *s, double v)
+{
+	if (s->n < MAXREP)
+		s->v[s->n++] = v;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct summary {
+	double med, min, max;
+	int n;
+};
+
+static struct summary summarize(const struct series *s)
+{
+	struct summary r = { 0, 0, 0, s->n };
+	double v[MAXREP];
+
+	if (!s->n)
+		return r;
+	memcpy(v, s->v, s->n * sizeof(double));
+	r.med = median_of(v, s->n);
+	r.min = v[0];
+	r.max = v[s->n - 1];
+	return r;
+}
+
+/* csv,<measurement>,<param>,<metric>,<median>,<min>,<max>,<unit>,<n> */
+static struct summary emit(const char *meas, const char *param,
+			   const char *metric, const struct series *s,
+			   const char *unit)
+{
+	struct summary r = summarize(s);
+
+	if (r.n)
+		printf("csv,%s,%s,%s,%.6g,%.6g,%.6g,%s,%d\n", meas, param,
+		       metric, r.med, r.min, r.max, unit, r.n);
+	else
+		printf("csv,%s,%s,%s,NA,NA,NA,%s,0\n", meas, param, metric,
+		       unit);
+	return r;
+}
+
+static void emit1(const char *meas, const char *param, const char *metric,
+		  double v, const char *unit)
+{
+	printf("csv,%s,%s,%s,%.6g,%.6g,%.6g,%s,1\n", meas, param, metric, v,
+	       v, v, unit);
+}
+
+struct reps {
+	int n;
+	double t0, budget;
+};
+
+static void reps_begin(struct reps *r, double budget)
+{
+	r->n = 0;
+	r->t0 = now_s();
+	r->budget = budget;
+}
+
+/* another repetition?  at least min_reps, then until over budget */
+static int reps_more(struct reps *r)
+{
+	if (r->n >= C->max_reps)
+		return 0;
+	if (r->n >= C->min_reps && now_s() - r->t0 >= r->budget)
+		return 0;
+	r->n++;
+	return 1;
+}
+
+static double ms_since(double t)
+{
+	return (now_s() - t) * 1e3;
+}
+
+/* ------------------------------------------------------------------ */
+/* M1, M2: MS_SYNC of a page or range while more of the file is dirty   */
+
+static unsigned seq;
+
+static void m1_m2(struct fsctx *fs)
+{
+	size_t fsize = C->m1_file_mib * MIB + PAGE;
+	size_t dpages_max = C->m1_file_mib * MIB / PAGE;
+	int fd, i;
+	char *p, *target, param[32];
+	struct reps r;
+
+	progress("M1/M2: preallocating %lu MiB", C->m1_file_mib);
+	fd = prealloc(fs, "m1.dat", fsize);
+	p = map_file(fd, fsize);
+	target = p + C->m1_file_mib * MIB;
+
+	if (selected("M1")) {
+		printf("# M1: msync(MS_SYNC) of one 4 KiB page (at %lu MiB) "
+		       "while D MiB of the same file are dirty\n",
+		       C->m1_file_mib);
+		for (i = 0; i < 4; i++) {
+			unsigned long d = C->m1_d[i];
+			size_t dp = d * MIB / PAGE;
+			struct series lat = { .n = 0 }, kib = { .n = 0 },
+				      left = { .n = 0 }, tgt = { .n = 0 };
+			struct summary sl, sk;
+
+			progress("M1 D=%lu MiB", d);
+			reps_begin(&r, C->budget_m1);
+			while (reps_more(&r)) {
+				uint64_t s0, s1;
+				double t0;
+				struct pgstat st;
+
+				dirty_pages(p, dp, ++seq);
+				dirty_pages(target, 1, seq);
+				s0 = settle(fs);
+				t0 = now_s();
+				if (msync(target, PAGE, MS_SYNC))
+					die("msync MS_SYNC");
+				add(&lat, ms_since(t0));
+				s1 = wait_stable(&fs->bd);
+				add(&kib, (s1 - s0) / 2.0);
+				scan_pages(p, dp, &st);
+				add(&left, st.dirty);
+				add(&tgt, not_clean(target, 1) ? 0 : 1);
+			}
+			snprintf(param, sizeof(param), "D=%lu", d);
+			sl = emit("M1", param, "latency", &lat, "ms");
+			sk = emit("M1", param, "written", &kib, "KiB");
+			emit("M1", param, "dirty_left", &left, "pages");
+			emit("M1", param, "target_clean", &tgt, "bool");
+			printf("# M1 D=%lu MiB: latency %.3f ms (min %.3f max "
+			       "%.3f), written %.0f KiB, n=%d\n", d, sl.med,
+			       sl.min, sl.max, sk.med, sl.n);
+			if (fsync(fd))
+				die("fsync");
+		}
+		fflush(stdout);
+	}
+
+	if (selected("M2")) {
+		printf("# M2: msync(MS_SYNC) of R MiB at offset %lu MiB of a "
+		       "fully dirty %lu MiB file\n", C->m2_off_mib,
+		       C->m1_file_mib);
+		for (i = 0; i < 3; i++) {
+			unsigned long rm = C->m2_r[i];
+			char *rp = p + C->m2_off_mib * MIB;
+			size_t rpages = rm * MIB / PAGE;
+			struct series lat = { .n = 0 }, kib = { .n = 0 },
+				      out = { .n = 0 }, in = { .n = 0 };
+			struct summary sl, sk, so;
+
+			progress("M2 R=%lu MiB", rm);
+			reps_begin(&r, C->budget_m2);
+			while (reps_more(&r)) {
+				uint64_t s0, s1;
+				double t0;
+				struct pgstat a, b;
+
+				dirty_pages(p, dpages_max, ++seq);
+				s0 = settle(fs);
+				t0 = now_s();
+				if (msync(rp, rm * MIB, MS_SYNC))
+					die("msync MS_SYNC");
+				add(&lat, ms_since(t0));
+				s1 = wait_stable(&fs->bd);
+				add(&kib, (s1 - s0) / 2.0);
+				scan_pages(p, C->m2_off_mib * MIB / PAGE, &a);
+				scan_pages(rp + rm * MIB,
+					   dpages_max - C->m2_off_mib * MIB /
+					   PAGE - rpages, &b);
+				add(&out, a.dirty + b.dirty);
+				add(&in, not_clean(rp, rpages));
+			}
+			snprintf(param, sizeof(param), "R=%lu", rm);
+			sl = emit("M2", param, "latency", &lat, "ms");
+			sk = emit("M2", param, "written", &kib, "KiB");
+			so = emit("M2", param, "outside_dirty_left", &out,
+				  "pages");
+			emit1("M2", param, "outside_pages",
+			      dpages_max - rpages, "pages");
+			emit("M2", param, "range_not_clean", &in, "pages");
+			printf("# M2 R=%lu MiB: latency %.3f ms, written %.0f "
+			       "KiB, %.0f of %zu pages outside the range left "
+			       "dirty, n=%d\n", rm, sl.med, sk.med, so.med,
+			       dpages_max - rpages, sl.n);
+		}
+		fflush(stdout);
+	}
+	release_file(fd, p, fsize);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------ */
+/* M3: MS_ASYNC of a dirty range on an idle device                      */
+
+static void m3(struct fsctx *fs)
+{
+	size_t fsize = C->m3_file_mib * MIB;
+	size_t npages = fsize / PAGE;
+	size_t rp0 = C->m3_off_mib * MIB / PAGE;
+	size_t rpn = C->m3_len_mib * MIB / PAGE;
+	size_t outside = npages - rpn;
+	struct series call = { .n = 0 }, clean = { .n = 0 },
+		      out = { .n = 0 }, kib = { .n = 0 }, atlim = { .n = 0 };
+	int fd, timeouts = 0;
+	char *p, param[32];
+	struct reps r;
+	struct summary sc, scl, so, sk;
+
+	printf("# M3: msync(MS_ASYNC) of %lu MiB at offset %lu MiB of a "
+	       "fully dirty %lu MiB file, idle device\n", C->m3_len_mib,
+	       C->m3_off_mib, C->m3_file_mib);
+	progress("M3: MS_ASYNC of %lu MiB", C->m3_len_mib);
+	fd = prealloc(fs, "m3.dat", fsize);
+	p = map_file(fd, fsize);
+	reps_begin(&r, C->budget_m3);
+	while (reps_more(&r)) {
+		uint64_t s0, s1;
+		double t0, t1;
+		size_t left;
+		struct pgstat a, b;
+
+		dirty_pages(p, npages, ++seq);
+		s0 = settle(fs);
+		t0 = now_s();
+		if (msync(p + rp0 * PAGE, rpn * PAGE, MS_ASYNC))
+			die("msync MS_ASYNC");
+		t1 = now_s();
+		add(&call, (t1 - t0) * 1e3);
+		for (;;) {
+			left = not_clean(p + rp0 * PAGE, rpn);
+			if (!left) {
+				add(&clean, ms_since(t0));
+				break;
+			}
+			if (now_s() - t0 > C->m3_limit_s) {
+				timeouts++;
+				add(&atlim, left);
+				break;
+			}
+			sleep_s(0.001);
+		}
+		scan_pages(p, rp0, &a);
+		scan_pages(p + (rp0 + rpn) * PAGE, npages - rp0 - rpn, &b);
+		add(&out, a.dirty + b.dirty);
+		s1 = wait_stable(&fs->bd);
+		add(&kib, (s1 - s0) / 2.0);
+		if (fsync(fd))
+			die("fsync");
+	}
+	snprintf(param, sizeof(param), "range=%lu", C->m3_len_mib);
+	sc = emit("M3", param, "call", &call, "ms");
+	scl = emit("M3", param, "clean", &clean, "ms");
+	emit1("M3", param, "clean_timeout", timeouts, "reps");
+	emit1("M3", param, "clean_limit", C->m3_limit_s, "s");
+	emit("M3", param, "range_not_clean_at_limit", &atlim, "pages");
+	so = emit("M3", param, "outside_dirty_left", &out, "pages");
+	emit1("M3", param, "outside_pages", outside, "pages");
+	sk = emit("M3", param, "written", &kib, "KiB");
+	printf("# M3: call %.3f ms (min %.3f max %.3f); ", sc.med, sc.min,
+	       sc.max);
+	if (scl.n)
+		printf("range clean after %.1f ms (%d of %d reps)", scl.med,
+		       scl.n, sc.n);
+	else
+		printf("range not clean within %g s", C->m3_limit_s);
+	printf("; %.0f of %zu pages outside the range left dirty; "
+	       "written %.0f KiB; n=%d\n", so.med, outside, sk.med, sc.n);
+	fflush(stdout);
+	release_file(fd, p, fsize);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------ */
+/* M4: the same call on a saturated device, against the alternatives   */
+
+/* raw Linux AIO: glibc has no wrappers */
+static long io_setup_(unsigned nr, aio_context_t *ctx)
+{
+	return syscall(SYS_io_setup, nr, ctx);
+}
+
+static long io_submit_(aio_context_t ctx, long n, struct iocb **iocbs)
+{
+	return syscall(SYS_io_submit, ctx, n, iocbs);
+}
+
+static long io_getevents_(aio_context_t ctx, long min, long max,
+			  struct io_event *ev)
+{
+	return syscall(SYS_io_getevents, ctx, min, max, ev, NULL);
+}
+
+#define BG_DEPTH 256
+
+/*
+ * Background writer 1: O_DIRECT writes of chunk bytes, every other chunk
+ * of the file, kept BG_DEPTH deep with Linux AIO.  Direct writes are
+ * REQ_SYNC, so this keeps the queue's sync request pool full.
+ */
+static void bg_direct(const char *path, size_t size, size_t chunk)
+{
+	static struct iocb cbs[BG_DEPTH];
+	static struct io_event ev[BG_DEPTH];
+	struct iocb *free_cb[BG_DEPTH];
+	aio_context_t ctx = 0;
+	int nfree = BG_DEPTH, i, fd;
+	size_t pos = 0;
+	void *buf;
+
+	fd = open(path, O_RDWR | O_DIRECT);
+	if (fd < 0 || posix_memalign(&buf, PAGE, chunk) ||
+	    io_setup_(BG_DEPTH, &ctx))
+		_exit(2);
+	memset(buf, 0xa5, chunk);
+	for (i = 0; i < BG_DEPTH; i++)
+		free_cb[i] = &cbs[i];
+	for (;;) {
+		while (nfree > 0) {
+			struct iocb *cb = free_cb[--nfree];
+
+			memset(cb, 0, sizeof(*cb));
+			cb->aio_data = (uintptr_t)cb;
+			cb->aio_lio_opcode = IOCB_CMD_PWRITE;
+			cb->aio_fildes = fd;
+			cb->aio_buf = (uintptr_t)buf;
+			cb->aio_nbytes = chunk;
+			cb->aio_offset = pos;
+			pos += 2 * chunk;
+			if (pos + chunk > size)
+				pos = 0;
+			if (io_submit_(ctx, 1, &cb) != 1) {
+				free_cb[nfree++] = cb;
+				sleep_s(0.001);
+				break;
+			}
+		}
+		long n = io_getevents_(ctx, 1, BG_DEPTH, ev);
+
+		for (i = 0; i < n; i++)
+			free_cb[nfree++] = (struct iocb *)(uintptr_t)ev[i].data;
+	}
+}
+
+/*
+ * Background writer 2: buffered writes of every other chunk, pushed with
+ * posix_fadvise(POSIX_FADV_DONTNEED), i.e. WB_SYNC_NONE writeback like
+ * the flusher's: this keeps the async (write-congestion) pool full.
+ */
+static void bg_buffered(const char *path, size_t size, size_t chunk)
+{
+	size_t pos = 0, done;
+	char *buf = malloc(chunk);
+	int fd = open(path, O_RDWR);
+
+	if (fd < 0 || !buf)
+		_exit(2);
+	memset(buf, 0x3c, chunk);
+	for (;;) {
+		for (done = 0; done < 256; done++) {
+			if (pwrite(fd, buf, chunk, pos) != (ssize_t)chunk)
+				_exit(3);
+			pos += 2 * chunk;
+			if (pos + chunk > size)
+				pos = 0;
+		}
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		sleep_s(0.005);
+	}
+}
+
+static pid_t spawn(void (*fn)(const char *, size_t, size_t),
+		   const char *path, size_t size, size_t chunk)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		fn(path, size, chunk);
+		_exit(0);
+	}
+	children[nchildren++] = pid;
+	return pid;
+}
+
+enum { A_MS_ASYNC, A_FADVISE, A_SFR, A_FDATASYNC, A_FSYNC, A_MS_SYNC, NA };
+static const char *const a_name[NA] = {
+	"ms_async", "fadvise_dontneed", "sync_file_range_write",
+	"fdatasync", "fsync", "ms_sync",
+};
+
+static void m4(struct fsctx *fs)
+{
+	size_t len = C->m4_len_mib * MIB, npages = len / PAGE;
+	size_t bgsize = C->m4_bg_mib * MIB, chunk = C->m4_chunk_kib * 1024;
+	char pa[512], pb[512];
+	int fd, a, bgfd1, bgfd2;
+	long want = 2 * fs->bd.nr_requests - fs->bd.nr_requests / 8;
+	char *p;
+
+	printf("# M4: the caller's time in the call for %lu MiB of dirty "
+	       "mapped data on a saturated device (%s, %s)\n",
+	       C->m4_len_mib, fs->dir, fs->bd.name);
+	printf("# M4: background: %lu KiB O_DIRECT AIO writes (depth %d) "
+	       "and buffered writes pushed by fadvise, every other %lu KiB "
+	       "of two %lu MiB files\n", C->m4_chunk_kib, BG_DEPTH,
+	       C->m4_chunk_kib, C->m4_bg_mib);
+	progress("M4: preallocating on %s", fs->bd.name);
+	fd = prealloc(fs, "m4.dat", len);
+	bgfd1 = prealloc(fs, "m4bg_direct.dat", bgsize);
+	bgfd2 = prealloc(fs, "m4bg_buffered.dat", bgsize);
+	close(bgfd1);
+	close(bgfd2);
+	p = map_file(fd, len);
+	settle(fs);
+	path_in(pa, sizeof(pa), fs, "m4bg_direct.dat");
+	path_in(pb, sizeof(pb), fs, "m4bg_buffered.dat");
+	spawn(bg_direct, pa, bgsize, chunk);
+	spawn(bg_buffered, pb, bgsize, chunk);
+	sleep_s(0.5);
+
+	for (a = 0; a < NA; a++) {
+		struct series call = { .n = 0 }, left = { .n = 0 },
+			      infl = { .n = 0 }, wb = { .n = 0 };
+		struct summary sc, sl, si;
+		struct reps r;
+
+		progress("M4 %s", a_name[a]);
+		reps_begin(&r, C->budget_m4);
+		while (reps_more(&r)) {
+			double t0, tw;
+			long in = 0;
+			uint64_t s;
+			int rc = 0;
+			struct pgstat st;
+
+			/* set up with the writers stopped, so it is quick */
+			signal_children(SIGSTOP);
+			dirty_pages(p, npages, ++seq);
+			journal_commit(fs);
+			signal_children(SIGCONT);
+			/* wait until the request queue is full again */
+			tw = now_s();
+			do {
+				sleep_s(0.002);
+				blk_read(&fs->bd, &s, &in);
+			} while (in < want && now_s() - tw < 3.0);
+			add(&infl, in);
+
+			t0 = now_s();
+			switch (a) {
+			case A_MS_ASYNC:
+				rc = msync(p, len, MS_ASYNC);
+				break;
+			case A_FADVISE:
+				rc = posix_fadvise(fd, 0, len,
+						   POSIX_FADV_DONTNEED);
+				break;
+			case A_SFR:
+				rc = sync_file_range(fd, 0, len,
+						SYNC_FILE_RANGE_WRITE);
+				break;
+			case A_FDATASYNC:
+				rc = fdatasync(fd);
+				break;
+			case A_FSYNC:
+				rc = fsync(fd);
+				break;
+			case A_MS_SYNC:
+				rc = msync(p, len, MS_SYNC);
+				break;
+			}
+			add(&call, ms_since(t0));
+			if (rc)
+				die("M4 %s", a_name[a]);
+			scan_pages(p, npages, &st);
+			add(&left, st.dirty);
+			add(&wb, st.writeback);
+
+			/* clean up with the writers stopped */
+			signal_children(SIGSTOP);
+			if (fdatasync(fd))
+				die("fdatasync");
+			signal_children(SIGCONT);
+		}
+		sc = emit("M4", a_name[a], "call", &call, "ms");
+		sl = emit("M4", a_name[a], "range_dirty_after", &left,
+			  "pages");
+		emit("M4", a_name[a], "range_writeback_after", &wb, "pages");
+		si = emit("M4", a_name[a], "inflight_writes", &infl,
+			  "requests");
+		printf("# M4 %-22s call median %.3f ms, longest %.3f ms; %.0f "
+		       "of %zu pages still dirty after the call; %.0f write "
+		       "requests in flight at the call; n=%d\n", a_name[a],
+		       sc.med, sc.max, sl.med, npages, si.med, sc.n);
+		fflush(stdout);
+	}
+	kill_children();
+	emit1("M4", "all", "range_pages", npages, "pages");
+	emit1("M4", "all", "nr_requests", fs->bd.nr_requests, "requests");
+	release_file(fd, p, len);
+	close(fd);
+	wait_stable(&fs->bd);
+}
+
+/* ------------------------------------------------------------------ */
+/* M5: persistent dirty bitmap                                         */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void m5(struct fsctx *fs)
+{
+	size_t dsize = C->m5_data_mib * MIB, nblocks = dsize / PAGE;
+	struct series opss = { .n = 0 }, kibop = { .n = 0 },
+		      setl = { .n = 0 }, clrl = { .n = 0 },
+		      clean = { .n = 0 }, skip = { .n = 0 };
+	static double lat_set[1 << 16], lat_clr[1 << 12];
+	int dfd, bfd, timeouts = 0;
+	unsigned char *bm;
+	char *buf;
+	struct reps r;
+	struct summary so, sk, ss;
+
+	if (nblocks > PAGE * 8)
+		die("M5 bitmap larger than a page");
+	printf("# M5: persistent dirty bitmap: random 4 KiB pwrite+fdatasync "
+	       "to a %lu MiB data file, each after setting its bit in a "
+	       "mmap'ed bitmap page + msync(MS_SYNC); every 64 writes the "
+	       "bits are cleared and pushed with msync(MS_ASYNC)\n",
+	       C->m5_data_mib);
+	progress("M5: preallocating");
+	dfd = prealloc(fs, "m5data.dat", dsize);
+	bfd = prealloc(fs, "m5bitmap.dat", PAGE);
+	bm = (unsigned char *)map_file(bfd, PAGE);
+	memset(bm, 0, PAGE);
+	if (msync(bm, PAGE, MS_SYNC))
+		die("msync");
+	if (posix_memalign((void **)&buf, PAGE, PAGE))
+		die("posix_memalign");
+	memset(buf, 0x77, PAGE);
+
+	progress("M5: runs of %.1f s", C->m5_run_s);
+	reps_begin(&r, C->budget_m5);
+	while (reps_more(&r)) {
+		size_t pend[64];
+		int npend = 0, nset = 0, nclr = 0, k;
+		unsigned long ops = 0, skipped = 0;
+		uint64_t s0, s1;
+		double t0, t, el;
+
+		if (fsync(bfd) || fsync(dfd))
+			die("fsync");
+		s0 = settle(fs);
+		t0 = now_s();
+		while ((el = now_s() - t0) < C->m5_run_s) {
+			size_t b = rng() % nblocks;
+			unsigned char bit = 1u << (b & 7);
+
+			if (!(bm[b >> 3] & bit)) {
+				bm[b >> 3] |= bit;
+				t = now_s();
+				if (msync(bm, PAGE, MS_SYNC))
+					die("msync MS_SYNC");
+				if (nset < (int)(sizeof(lat_set) /
+						 sizeof(lat_set[0])))
+					lat_set[nset++] = ms_since(t);
+			} else {
+				skipped++;	/* bit already set and durable */
+			}
+			memcpy(buf, &ops, sizeof(ops));
+			if (pwrite(dfd, buf, PAGE, b * PAGE) != (ssize_t)PAGE)
+				die("pwrite");
+			if (fdatasync(dfd))
+				die("fdatasync");
+			ops++;
+			pend[npend++] = b;
+			if (npend == 64) {
+				for (k = 0; k < npend; k++)
+					bm[pend[k] >> 3] &=
+						~(1u << (pend[k] & 7));
+				npend = 0;
+				t = now_s();
+				if (msync(bm, PAGE, MS_ASYNC))
+					die("msync MS_ASYNC");
+				if (nclr < (int)(sizeof(lat_clr) /
+						 sizeof(lat_clr[0])))
+					lat_clr[nclr++] = ms_since(t);
+			}
+		}
+		el = now_s() - t0;
+		/* the last batch: clear and push, then see if it lands */
+		for (k = 0; k < npend; k++)
+			bm[pend[k] >> 3] &= ~(1u << (pend[k] & 7));
+		t = now_s();
+		if (msync(bm, PAGE, MS_ASYNC))
+			die("msync MS_ASYNC");
+		for (;;) {
+			if (!not_clean((char *)bm, 1)) {
+				add(&clean, ms_since(t));
+				break;
+			}
+			if (now_s() - t > C->m5_clean_limit_s) {
+				timeouts++;
+				break;
+			}
+			sleep_s(0.001);
+		}
+		s1 = wait_stable(&fs->bd);
+		add(&opss, ops / el);
+		add(&kibop, ops ? (s1 - s0) / 2.0 / ops : 0);
+		add(&skip, skipped);
+		if (nset)
+			add(&setl, median_of(lat_set, nset));
+		if (nclr)
+			add(&clrl, median_of(lat_clr, nclr));
+	}
+	so = emit("M5", "bitmap", "ops", &opss, "ops/s");
+	sk = emit("M5", "bitmap", "written_per_op", &kibop, "KiB");
+	ss = emit("M5", "bitmap", "set_sync", &setl, "ms");
+	emit("M5", "bitmap", "clear_async", &clrl, "ms");
+	emit("M5", "bitmap", "bits_already_set", &skip, "writes");
+	emit("M5", "bitmap", "bitmap_clean", &clean, "ms");
+	emit1("M5", "bitmap", "bitmap_clean_timeout", timeouts, "reps");
+	emit1("M5", "bitmap", "bitmap_clean_limit", C->m5_clean_limit_s, "s");
+	emit1("M5", "bitmap", "run_length", C->m5_run_s, "s");
+	printf("# M5: %.1f ops/s, %.1f KiB written per op, set-bit MS_SYNC "
+	       "median %.3f ms; bitmap page clean after the last MS_ASYNC: "
+	       "%s; n=%d\n", so.med, sk.med, ss.med,
+	       timeouts ? "no (not within the limit)" : "yes", so.n);
+	fflush(stdout);
+	munmap(bm, PAGE);
+	release_file(bfd, NULL, 0);
+	release_file(dfd, NULL, 0);
+	close(bfd);
+	close(dfd);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: msync_bench [--quick] [--only M1,M2,...] "
+		"<scratch-dir> <blockdev> [<sat-dir> <sat-blockdev>]\n");
+	exit(2);
+}
+
+static void print_meta(struct fsctx *fs, struct fsctx *sat)
+{
+	struct utsname u;
+	struct timespec res;
+	char buf[256];
+
+	uname(&u);
+	printf("meta,kernel_release,%s\n", u.release);
+	printf("meta,kernel_version,%s\n", u.version);
+	printf("meta,mode,%s\n", quick ? "quick" : "full");
+	if (!read_small("/sys/devices/system/clocksource/clocksource0/"
+			"current_clocksource", buf, sizeof(buf)))
+		printf("meta,clocksource,%s\n", buf);
+	clock_getres(CLOCK_MONOTONIC, &res);
+	printf("meta,clock_res_ns,%ld\n", res.tv_nsec);
+	printf("meta,ncpus,%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	printf("meta,memtotal_mib,%ld\n",
+	       (long)(sysconf(_SC_PHYS_PAGES) * (sysconf(_SC_PAGESIZE) /
+						 1024) / 1024));
+	printf("meta,scratch,%s %s\n", fs->dir, fs->bd.name);
+	printf("meta,saturated,%s %s\n", sat->dir, sat->bd.name);
+	printf("meta,sizes,M1 file %lu MiB D %lu/%lu/%lu/%lu MiB; M2 R "
+	       "%lu/%lu/%lu MiB; M3 %lu MiB; M4 %lu MiB; M5 data %lu MiB\n",
+	       C->m1_file_mib, C->m1_d[0], C->m1_d[1], C->m1_d[2],
+	       C->m1_d[3], C->m2_r[0], C->m2_r[1], C->m2_r[2],
+	       C->m3_len_mib, C->m4_len_mib, C->m5_data_mib);
+	printf("meta,reps,min %d max %d\n", C->min_reps, C->max_reps);
+	printf("meta,sysctl,dirty_writeback_centisecs=0 "
+	       "dirty_expire_centisecs=360000 dirty_ratio=60 "
+	       "dirty_background_ratio=40 (was %s %s %s %s)\n",
+	       knobs[K_WB].orig, knobs[K_EXP].orig, knobs[K_DR].orig,
+	       knobs[K_BGR].orig);
+	if (knobs[K_MIN1].saved) {
+		char cur[64] = "?";
+
+		read_small(knobs[K_MIN1].path, cur, sizeof(cur));
+		printf("meta,bdi_min_ratio,%s=%s (was %s)", fs->bd.name, cur,
+		       knobs[K_MIN1].orig);
+		if (knobs[K_MIN2].saved) {
+			read_small(knobs[K_MIN2].path, cur, sizeof(cur));
+			printf(" %s=%s (was %s)", sat->bd.name, cur,
+			       knobs[K_MIN2].orig);
+		}
+		printf("\n");
+	}
+	{
+		FILE *f = fopen("/proc/vmstat", "r");
+		char l[128];
+		unsigned long v;
+
+		while (f && fgets(l, sizeof(l), f)) {
+			if (sscanf(l, "nr_dirty_background_threshold %lu",
+				   &v) == 1)
+				printf("meta,dirty_background_threshold_mib,"
+				       "%lu\n", v * (PAGE / 1024) / 1024);
+			else if (sscanf(l, "nr_dirty_threshold %lu", &v) == 1)
+				printf("meta,dirty_threshold_mib,%lu\n",
+				       v * (PAGE / 1024) / 1024);
+		}
+		if (f)
+			fclose(f);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct fsctx fs, sat, *satp = &fs;
+	struct sigaction sa;
+	int i = 1;
+
+	t_start = now_s();
+	while (i < argc && argv[i][0] == '-' && argv[i][1] == '-') {
+		if (!strcmp(argv[i], "--quick")) {
+			quick = 1;
+			i++;
+		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+			only = argv[i + 1];
+			i += 2;
+		} else {
+			usage();
+		}
+	}
+	if (argc - i != 2 && argc - i != 4)
+		usage();
+	C = quick ? &cfg_quick : &cfg_full;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (geteuid()) {
+		printf("# msync_bench needs root\n");
+		return 4;
+	}
+	main_pid = getpid();
+
+	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
+	kpageflags_fd = open("/proc/kpageflags", O_RDONLY);
+	if (pagemap_fd < 0 || kpageflags_fd < 0)
+		die("open /proc/self/pagemap or /proc/kpageflags");
+
+	fs_init(&fs, argv[i], argv[i + 1]);
+	if (argc - i == 4) {
+		fs_init(&sat, argv[i + 2], argv[i + 3]);
+		satp = &sat;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	atexit(cleanup);
+	bdi_knob(K_MIN1, fs.dir);
+	if (satp != &fs)
+		bdi_knob(K_MIN2, sat.dir);
+	quiesce_writeback();
+
+	printf("# msync_bench: csv,<measurement>,<param>,<metric>,<median>,"
+	       "<min>,<max>,<unit>,<n>\n");
+	print_meta(&fs, satp);
+	fflush(stdout);
+
+	if (selected("M1") || selected("M2"))
+		m1_m2(&fs);
+	if (selected("M3"))
+		m3(&fs);
+	if (selected("M4"))
+		m4(satp);
+	if (selected("M5"))
+		m5(&fs);
+
+	/* put the sysctls back now and say whether they read back */
+	kill_children();
+	restore_knobs();
+	{
+		int k, ok = 1;
+		char cur[64];
+
+		for (k = 0; k < NKNOBS; k++)
+			if (knobs[k].saved &&
+			    (read_small(knobs[k].path, cur, sizeof(cur)) ||
+			     strcmp(cur, knobs[k].orig)))
+				ok = 0;
+		printf("meta,sysctl_restored,%s\n", ok ? "yes" : "no");
+	}
+	printf("meta,runtime_s,%.1f\n", now_s() - t_start);
+	printf("# msync_bench: done\n");
+	progress("done");
+	return 0;
+}
