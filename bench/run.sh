@@ -6,13 +6,8 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
 
-# The guest and disk settings of every measurement (reported in bench.md).
-export MEM=${BENCH_MEM:-2048} SMP=${BENCH_SMP:-2}
-export FSLIST="ext4 ext2"
-export THROTTLE_BPS=${BENCH_THROTTLE_BPS-8388608}
-export THROTTLE_BURST=${BENCH_THROTTLE_BURST-}
+. "$TOP/bench/guest.env"
 export TIMEOUT=${BENCH_TIMEOUT:-900}
-export FS_SIZE=${BENCH_FS_SIZE:-1G}
 
 echo "[1/6] checking packages and preparing the tree..."
 scripts/deps.sh

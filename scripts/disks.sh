@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# disks.sh DIR FS...: fresh scratch images DIR/<fs>.img for ext4, ext3,
-# ext2 (feature sets v3.5 mounts read-write) and raw, copied from images
-# made once under build/disks.  Prints the image paths.
+# disks.sh DIR NAME...: fresh scratch images DIR/NAME.img, NAME being a
+# type (ext4, ext3, ext2 with feature sets v3.5 mounts read-write, or raw)
+# or type-suffix (ext4-sat), copied from images made once under
+# build/disks.  Prints the image paths.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,16 +26,17 @@ mkfs_for() {
 }
 
 for fs in "$@"; do
-	img=$golden/$fs.img
+	type=${fs%%-*}
+	size=$FS_SIZE
+	[ "$type" = raw ] && size=$RAW_SIZE
+	img=$golden/$type-$size.img
 	if ! [ -f "$img" ]; then
 		need mkfs.ext4 e2fsprogs
 		rm -f "$img.tmp"
-		if [ "$fs" = raw ]; then
-			truncate -s "$RAW_SIZE" "$img.tmp"
-		else
-			truncate -s "$FS_SIZE" "$img.tmp"
-			$(mkfs_for "$fs") "$img.tmp" >/dev/null 2>&1 ||
-				die "mkfs for $fs failed: $(mkfs_for "$fs")"
+		truncate -s "$size" "$img.tmp"
+		if [ "$type" != raw ]; then
+			$(mkfs_for "$type") "$img.tmp" >/dev/null 2>&1 ||
+				die "mkfs for $type failed: $(mkfs_for "$type")"
 		fi
 		mv "$img.tmp" "$img"
 	fi

@@ -15,6 +15,8 @@ FSLIST=${FSLIST:-ext4 ext3 ext2 raw}
 # would let the whole range through at once.
 THROTTLE_BPS=${THROTTLE_BPS-16777216}
 THROTTLE_BURST=${THROTTLE_BURST-}
+# Names in FSLIST to throttle (empty: all of them).
+THROTTLE_ONLY=${THROTTLE_ONLY-}
 export DISK_DEVICE_OPTS=${DISK_DEVICE_OPTS-request-merging=off}
 
 export KERNEL=${KERNEL:-$BUILD_DIR/o-$name/arch/x86/boot/bzImage}
@@ -24,8 +26,11 @@ rundir=$BUILD_DIR/run-$name
 disks=""
 for img in $("$TOP/scripts/disks.sh" "$rundir" $FSLIST); do
 	opts=""
-	[ -n "$THROTTLE_BPS" ] && opts=",throttling.bps-write=$THROTTLE_BPS"
-	[ -n "$THROTTLE_BURST" ] && opts="$opts,throttling.bps-write-max=$THROTTLE_BURST"
+	fs=$(basename "$img" .img)
+	if [ -z "$THROTTLE_ONLY" ] || echo " $THROTTLE_ONLY " | grep -q " $fs "; then
+		[ -n "$THROTTLE_BPS" ] && opts=",throttling.bps-write=$THROTTLE_BPS"
+		[ -n "$THROTTLE_BURST" ] && opts="$opts,throttling.bps-write-max=$THROTTLE_BURST"
+	fi
 	disks="$disks $img$opts"
 done
 export DISKS=$disks

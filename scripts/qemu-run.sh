@@ -7,6 +7,7 @@
 #   ACCEL    tcg (default) or kvm
 #   DISKS    space-separated "image[,drive-option...]" for virtio-blk disks
 #            (vda, vdb, ... in order), e.g. "x.img,throttling.bps-write=8388608"
+#   DISK_CACHE  QEMU cache mode of the disks (writeback)
 #   DISK_DEVICE_OPTS  options of every virtio-blk-pci device, e.g.
 #            "request-merging=off"
 #   INTERACTIVE=1  console on this terminal, no timeout (make boot)
@@ -28,7 +29,7 @@ i=0
 for d in ${DISKS:-}; do
 	opts=""
 	[ "$d" = "${d#*,}" ] || opts=",${d#*,}"
-	args+=(-drive "file=${d%%,*},if=none,id=disk$i,format=raw,cache=writeback$opts"
+	args+=(-drive "file=${d%%,*},if=none,id=disk$i,format=raw,cache=${DISK_CACHE:-writeback}$opts"
 		-device "virtio-blk-pci,drive=disk$i${DISK_DEVICE_OPTS:+,$DISK_DEVICE_OPTS}")
 	i=$((i + 1))
 done

@@ -20,7 +20,7 @@ patches=$(ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch)
 # (its MAINTAINERS has the series' own F: lines).
 # shellcheck disable=SC2086
 addrs=$(cd "$TREE" && perl scripts/get_maintainer.pl --no-git --no-rolestats \
-	--no-tree $patches) || die "get_maintainer.pl failed"
+	$(echo "$patches" | grep -v /0000-cover-letter.patch)) || die "get_maintainer.pl failed"
 [ -n "$addrs" ] || die "get_maintainer.pl found nobody for the series"
 to=$(echo "$addrs" | grep -v 'linux-kernel@vger.kernel.org' | paste -sd, | sed 's/,/, /g')
 cc=$(echo "$addrs" | grep 'linux-kernel@vger.kernel.org' | paste -sd, | sed 's/,/, /g')
