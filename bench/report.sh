@@ -244,12 +244,6 @@ END {
 }' "$tmp/unpatched" "$tmp/patched"
 
 # the plot
-if ! command -v gnuplot >/dev/null 2>&1; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "report.sh: installing gnuplot-nox" >&2
-		apt-get install -y gnuplot-nox >&2 || true
-	fi
-fi
 if command -v gnuplot >/dev/null 2>&1; then
 	if gnuplot -e 'set terminal' 2>&1 | grep -q pngcairo; then
 		term=pngcairo

@@ -22,6 +22,8 @@ elif [ "$(git -C "$src" rev-parse HEAD)" != "$want" ]; then
 fi
 
 "$TOP/scripts/config.sh" "$src" "$obj"
+# No kernel from an earlier build may pass for this one if make fails.
+rm -f "$obj/arch/x86/boot/bzImage"
 if ! make -C "$src" O="$obj" -j"$(jobs_n)" bzImage >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -n 20 >&2 || true
 	show_tail "$log"

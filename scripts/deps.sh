@@ -5,9 +5,9 @@ set -euo pipefail
 
 # tool:package pairs; the first field is what is looked for on PATH.
 TOOLS="gcc:gcc make:make bc:bc perl:perl cpio:cpio xz:xz-utils
-git:git patch:patch filterdiff:patchutils flex:flex bison:bison
+git:git patch:patch filterdiff:patchutils
 qemu-system-x86_64:qemu-system-x86 mkfs.ext4:e2fsprogs gnuplot:gnuplot-nox
-curl:curl gzip:gzip"
+curl:curl gzip:gzip timeout:coreutils"
 BUSYBOX=/bin/busybox
 
 missing=""
@@ -20,6 +20,8 @@ if ! [ -x $BUSYBOX ] || ! file -L $BUSYBOX 2>/dev/null | grep -q static; then
 fi
 command -v file >/dev/null 2>&1 || missing="$missing file"
 [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || missing="$missing libc6-dev"
+# HTTPS downloads need the CA certificates curl does not depend on.
+[ -e /etc/ssl/certs/ca-certificates.crt ] || missing="$missing ca-certificates"
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$missing"
@@ -31,7 +33,7 @@ fi
 echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # A new machine has no package lists yet; update once, then install.
-if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then
+if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
 	apt-get update -qq || die "apt-get update failed"
 fi
 log=$(mktemp)

@@ -29,7 +29,9 @@ for fs in "$@"; do
 	type=${fs%%-*}
 	size=$FS_SIZE
 	[ "$type" = raw ] && size=$RAW_SIZE
-	img=$golden/$type-$size.img
+	# The name records how the image was made, so a change remakes it.
+	img=$golden/$type-$size-$(echo "$(mkfs_for "$type" 2>/dev/null)" |
+		sha256sum | cut -c1-8).img
 	if ! [ -f "$img" ]; then
 		need mkfs.ext4 e2fsprogs
 		rm -f "$img.tmp"

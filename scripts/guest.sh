@@ -24,7 +24,8 @@ export INITRD=${INITRD:-$BUILD_DIR/guest/initramfs.cpio.gz}
 export LOG=$OUT_DIR/$name-$run.log
 rundir=$BUILD_DIR/run-$name
 disks=""
-for img in $("$TOP/scripts/disks.sh" "$rundir" $FSLIST); do
+imgs=$("$TOP/scripts/disks.sh" "$rundir" $FSLIST) || exit 1
+for img in $imgs; do
 	opts=""
 	fs=$(basename "$img" .img)
 	if [ -z "$THROTTLE_ONLY" ] || echo " $THROTTLE_ONLY " | grep -q " $fs "; then
@@ -39,6 +40,7 @@ export APPEND="msync.run=$run msync.disks=$(echo $FSLIST | tr ' ' ,) ${APPEND:-}
 if [ "$run" = shell ]; then
 	INTERACTIVE=1 exec "$TOP/scripts/qemu-run.sh"
 fi
+rm -f "$LOG"
 qrc=0
 "$TOP/scripts/qemu-run.sh" || qrc=$?
 if [ "${QUIET:-0}" != 1 ]; then

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # initramfs.sh OUT.cpio.gz: the guest's initramfs: static busybox, /init,
-# the msync selftest from build/linux (the series) and the benchmark, all
-# static.
+# the msync selftest as committed on branch series of build/linux, and the
+# benchmark, all static.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$1
 BUSYBOX=${BUSYBOX:-/bin/busybox}
-selftest=$TREE/tools/testing/selftests/msync
+selftest=tools/testing/selftests/msync
 work=$BUILD_DIR/guest
 [ -x "$BUSYBOX" ] || die "$BUSYBOX not found: install busybox-static"
-[ -d "$selftest" ] || die "$selftest not found: the series has no selftest"
 
 rm -rf "$work/root" "$work/selftest"
-mkdir -p "$work/root"/{bin,dev,proc,sys,tmp,mnt}
-cp -a "$selftest" "$work/selftest"
+mkdir -p "$work/root"/{bin,dev,proc,sys,tmp,mnt} "$work/selftest"
+git -C "$TREE" archive series "$selftest" | tar -C "$work/selftest" -x \
+	--strip-components=4 ||
+	die "branch series of $TREE has no $selftest"
 make -s -C "$work/selftest" CC="gcc -static" all >"$work/selftest.log" 2>&1 ||
 	{ cat "$work/selftest.log" >&2; die "building the selftest failed"; }
 cp "$work/selftest/msync_test" "$work/root/bin/"

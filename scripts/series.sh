@@ -8,8 +8,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=${SERIES_OUT:-$OUT_DIR/series}
-name=${SERIES_NAME:-$(git -C "$TOP" config user.name || true)}
-email=${SERIES_EMAIL:-$(git -C "$TOP" config user.email || true)}
+name=${SERIES_NAME-$(git -C "$TOP" config user.name || true)}
+email=${SERIES_EMAIL-$(git -C "$TOP" config user.email || true)}
 [ -n "$name" ] && [ -n "$email" ] ||
 	die "no identity to send as: set git config user.name and user.email"
 [ -f "$TOP/patches/0000-cover-letter.patch" ] || die "patches/ has no series"

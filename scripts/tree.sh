@@ -32,17 +32,18 @@ save_state() {
 		"$(sum_of series_patches)" "$(git -C "$TREE" rev-parse HEAD)" >"$STATE"
 }
 
-# am_all DIR-LISTER: apply patches one by one; on failure undo to where we
-# started and name the patch.
+# am_all LISTER UNDO: apply the patches LISTER lists one by one; if one
+# fails, put branch series back to UNDO (where the tree was before this
+# run) and name the patch.
 am_all() {
-	local p start
-	start=$(git rev-parse HEAD)
+	local p
 	for p in $("$1"); do
 		if ! git am -q --whitespace=nowarn "$p" >"$TREE/.git/am.log" 2>&1; then
 			cat "$TREE/.git/am.log" >&2
 			git am --abort >/dev/null 2>&1 || true
-			git reset -q --hard "$start"
-			die "patch does not apply: $p"
+			git checkout -q -B series "$2"
+			git reset -q --hard "$2"
+			die "patch does not apply: $p (the tree is as it was before)"
 		fi
 	done
 }
@@ -84,37 +85,51 @@ tree_matches_patches() {
 	return $rc
 }
 
-[ -d "$TREE/.git" ] && git -C "$TREE" rev-parse -q --verify v$KVER >/dev/null ||
+if ! [ -e "$TREE" ]; then
 	extract
+elif ! git -C "$TREE" rev-parse -q --verify "v$KVER" >/dev/null 2>&1; then
+	die "$TREE is not a tree this harness made (no tag v$KVER); move it away or run 'make distclean'"
+fi
 cd "$TREE"
+head=$(git rev-parse HEAD)
 
-if [ "$(state fixes)" != "$(sum_of fix_patches)" ] ||
-   ! git rev-parse -q --verify base >/dev/null; then
-	echo "applying build fixes"
-	git checkout -q -B series v$KVER
-	git reset -q --hard v$KVER
-	am_all fix_patches
+# No state: a new tree, or 'make tree-reset'.  Build it all from v3.5.
+if ! [ -f "$STATE" ]; then
+	echo "applying the build fixes and the series"
+	git checkout -q -B series "v$KVER"
+	git reset -q --hard "v$KVER"
+	am_all fix_patches "$head"
 	git tag -f base >/dev/null
-	am_all series_patches
+	am_all series_patches "$head"
 	save_state
 	exit 0
 fi
 
-head=$(git rev-parse HEAD)
-[ "$(state patches)" = "$(sum_of series_patches)" ] &&
-	[ "$(state head)" = "$head" ] && exit 0
+branch=$(git symbolic-ref -q --short HEAD || echo "a detached HEAD")
+[ "$branch" = series ] ||
+	die "$TREE is on $branch, not on branch series: check out series"
 
+# The tree moved (commits or edits made in it): keep it if patches/ is
+# its export, else it holds work that patches/ does not have, which is
+# never overwritten.
 if [ "$(state head)" != "$head" ] || [ -n "$(git status --porcelain -uno)" ]; then
-	# The tree moved: keep it if patches/ is its export, else it holds
-	# work that patches/ does not have.
-	if [ -z "$(git status --porcelain -uno)" ] && tree_matches_patches; then
+	if [ -z "$(git status --porcelain -uno)" ] &&
+	   [ "$(state fixes)" = "$(sum_of fix_patches)" ] && tree_matches_patches; then
 		save_state
 		exit 0
 	fi
 	die "$TREE has changes that are not in patches/: run 'make export' to keep them, or 'make tree-reset' to drop them"
 fi
 
-echo "applying the series from patches/"
-git checkout -q -B series base
-am_all series_patches
+if [ "$(state fixes)" != "$(sum_of fix_patches)" ]; then
+	echo "fixes/ changed: applying the build fixes and the series again"
+	git checkout -q -B series "v$KVER"
+	am_all fix_patches "$head"
+	git tag -f base >/dev/null
+	am_all series_patches "$head"
+elif [ "$(state patches)" != "$(sum_of series_patches)" ]; then
+	echo "patches/ changed: applying the series again"
+	git checkout -q -B series base
+	am_all series_patches "$head"
+fi
 save_state

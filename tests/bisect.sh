@@ -7,7 +7,7 @@
 
 stamps=$OUT_DIR/bisect
 mkdir -p "$stamps"
-cfgsum=$(sha256sum "$TOP/config/msync.config" | cut -d' ' -f1 | cut -c1-16)
+cfgsum=$(cat "$TOP/config/msync.config" "$TOP/guest/init" | sha256sum | cut -c1-16)
 revs=$(git -C "$TREE" rev-list --reverse base..series)
 total_p=$(echo "$revs" | wc -l)
 i=0

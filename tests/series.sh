@@ -77,7 +77,7 @@ else
 		"$(grep -E '^(Subject|To|Cc|Signed-off-by):' "$mbox" 2>/dev/null | head -n 12)"
 fi
 expect_fail "make series without an identity says so" "user.name" \
-	env -u SERIES_NAME -u SERIES_EMAIL HOME="$tmp" GIT_CONFIG_NOSYSTEM=1 \
+	env SERIES_NAME= SERIES_EMAIL= \
 	SERIES_OUT="$tmp/series2" "$TOP/scripts/series.sh"
 
 rm -rf "$tmp"
