@@ -22,7 +22,7 @@ verify() {
 		echo "  sha256  $sum  $2" >&2
 		return 1
 	fi
-	if ! pinned "$2" | grep -qx "$sum"; then
+	if ! grep -qx "$sum" <<<"$(pinned "$2")"; then
 		echo "error: $1: sha256 mismatch (truncated, corrupt or not $2)" >&2
 		echo "  got      $sum" >&2
 		echo "  expected $(pinned "$2" | paste -sd' ')" >&2

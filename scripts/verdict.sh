@@ -14,17 +14,20 @@ fi
 log=$1
 [ -f "$log" ] || { echo "FAIL: no console log $log"; exit 1; }
 
-bad=$(tr -d '\r' <"$log" | grep -E 'Kernel panic|Oops|BUG:|WARNING: at|general protection fault|INFO: task .* blocked' | head -n 5 || true)
+# One copy without carriage returns; here-strings, not pipes into grep -q,
+# which under pipefail fail at random when the writer gets SIGPIPE.
+text=$(tr -d '\r' <"$log")
+bad=$(grep -E 'Kernel panic|Oops|BUG:|WARNING: at|general protection fault|INFO: task .* blocked' <<<"$text" | head -n 5 || true)
 if [ -n "$bad" ]; then
 	echo "$bad" | sed 's/^/  /' >&2
 	echo "FAIL: kernel error in $log"
 	exit 1
 fi
-if ! tr -d '\r' <"$log" | grep -q '^msync-guest: done$'; then
+if ! grep -q '^msync-guest: done$' <<<"$text"; then
 	echo "FAIL: guest did not finish (no 'msync-guest: done' in $log)"
 	exit 1
 fi
-results=$(tr -d '\r' <"$log" | grep '^msync-guest: result ' || true)
+results=$(grep '^msync-guest: result ' <<<"$text" || true)
 [ -n "$results" ] || { echo "FAIL: no result line in $log"; exit 1; }
 [ $sane_only = 1 ] && { echo "PASS: guest ran to the end ($log)"; exit 0; }
 failed=$(echo "$results" | grep -v ' exit=0$' | sed 's/^msync-guest: result //' || true)

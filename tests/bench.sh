@@ -13,9 +13,9 @@ for k in patched unpatched; do
 		continue
 	fi
 	missing=""
+	text=$(tr -d '\r' <"$OUT_DIR/$k-bench-quick.log")
 	for m in M1 M2 M3 M4 M5; do
-		tr -d '\r' <"$OUT_DIR/$k-bench-quick.log" | grep -q "^csv,$m," ||
-			missing="$missing $m"
+		grep -q "^csv,$m," <<<"$text" || missing="$missing $m"
 	done
 	if [ -z "$missing" ]; then
 		pass "bench smoke run on $k: M1-M5 rows"

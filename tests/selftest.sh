@@ -14,14 +14,15 @@ tap_of() {
 	[ -f "$1" ] || return 0
 	tr -d '\r' <"$1" | awk -v fs="$2" '
 		$0 == "msync-guest: run selftest " fs { on = 1; next }
-		on && /^msync-guest: result selftest / { print; exit }
+		on && /^msync-guest: result selftest / { print; on = 0 }
 		on && /^(ok |not ok |1\.\.|#)/ { print }'
 }
 
 # case_result TAP N: ok, not-ok, skip or missing.
 case_result() {
 	local line
-	line=$(echo "$1" | grep -E "^(not )?ok $2( |$)" | head -n 1)
+	line=$(awk -v n="$2" '($1 == "ok" && $2 == n) ||
+		($1 == "not" && $2 == "ok" && $3 == n) { print; exit }' <<<"$1")
 	case $line in
 	"") echo missing ;;
 	*"# SKIP"*) echo skip ;;
@@ -52,7 +53,7 @@ judge() {
 	for fs in ext4 ext3 ext2 raw; do
 		tap=$(tap_of "$OUT_DIR/$kernel-selftest.log" "$fs")
 		bad=""
-		echo "$tap" | grep -qx "1\.\.$SELFTEST_CASES" ||
+		grep -qx "1\.\.$SELFTEST_CASES" <<<"$tap" ||
 			bad="no plan 1..$SELFTEST_CASES;"
 		for c in $4; do
 			r=$(case_result "$tap" "$c")
@@ -62,7 +63,7 @@ judge() {
 			r=$(case_result "$tap" "$c")
 			[ "$r" = not-ok ] || bad="$bad case $c $r (must fail);"
 		done
-		echo "$tap" | grep -q "exit=$want_exit\$" ||
+		grep -q "exit=$want_exit\$" <<<"$tap" ||
 			bad="$bad $(echo "$tap" | tail -n 1) (want exit=$want_exit);"
 		if [ -z "$bad" ]; then
 			pass "$kernel, $fs: $title"

@@ -43,7 +43,7 @@ git -C "$TREE" worktree remove --force "$tmp/am-base" 2>/dev/null || true
 # v3.5's own checkpatch.pl, on every patch.
 for p in $series; do
 	out=$(cd "$TREE" && perl scripts/checkpatch.pl "$p" 2>&1 || true)
-	if echo "$out" | grep -q '^total: 0 errors, 0 warnings,'; then
+	if grep -q '^total: 0 errors, 0 warnings,' <<<"$out"; then
 		pass "checkpatch: $(basename "$p")"
 	else
 		fail "checkpatch: $(basename "$p")" \
