@@ -93,14 +93,23 @@ fi
 cd "$TREE"
 head=$(git rev-parse HEAD)
 
+# rebuild FROM: make branch series anew from FROM, either v3.5 (the build
+# fixes, tagged base, then the series) or base (the series alone).  A
+# patch that does not apply puts the branch back to $head.
+rebuild() {
+	git checkout -q -B series "$1"
+	git reset -q --hard "$1"
+	if [ "$1" = "v$KVER" ]; then
+		am_all fix_patches "$head"
+		git tag -f base >/dev/null
+	fi
+	am_all series_patches "$head"
+}
+
 # No state: a new tree, or 'make tree-reset'.  Build it all from v3.5.
 if ! [ -f "$STATE" ]; then
 	echo "applying the build fixes and the series"
-	git checkout -q -B series "v$KVER"
-	git reset -q --hard "v$KVER"
-	am_all fix_patches "$head"
-	git tag -f base >/dev/null
-	am_all series_patches "$head"
+	rebuild "v$KVER"
 	save_state
 	exit 0
 fi
@@ -112,8 +121,9 @@ branch=$(git symbolic-ref -q --short HEAD || echo "a detached HEAD")
 # The tree moved (commits or edits made in it): keep it if patches/ is
 # its export, else it holds work that patches/ does not have, which is
 # never overwritten.
-if [ "$(state head)" != "$head" ] || [ -n "$(git status --porcelain -uno)" ]; then
-	if [ -z "$(git status --porcelain -uno)" ] &&
+dirty=$(git status --porcelain -uno)
+if [ "$(state head)" != "$head" ] || [ -n "$dirty" ]; then
+	if [ -z "$dirty" ] &&
 	   [ "$(state fixes)" = "$(sum_of fix_patches)" ] && tree_matches_patches; then
 		save_state
 		exit 0
@@ -123,13 +133,9 @@ fi
 
 if [ "$(state fixes)" != "$(sum_of fix_patches)" ]; then
 	echo "fixes/ changed: applying the build fixes and the series again"
-	git checkout -q -B series "v$KVER"
-	am_all fix_patches "$head"
-	git tag -f base >/dev/null
-	am_all series_patches "$head"
+	rebuild "v$KVER"
 elif [ "$(state patches)" != "$(sum_of series_patches)" ]; then
 	echo "patches/ changed: applying the series again"
-	git checkout -q -B series base
-	am_all series_patches "$head"
+	rebuild base
 fi
 save_state
