@@ -18,6 +18,9 @@ THROTTLE_BURST=${THROTTLE_BURST-}
 # Names in FSLIST to throttle (empty: all of them).
 THROTTLE_ONLY=${THROTTLE_ONLY-}
 export DISK_DEVICE_OPTS=${DISK_DEVICE_OPTS-request-merging=off}
+# A sector of the raw disk whose writes fail (empty: none): page 16 of the
+# selftest's region 12 (128 MiB regions, 512-byte sectors).
+EIO_SECTOR=${EIO_SECTOR-$((12 * 262144 + 16 * 8))}
 
 export KERNEL=${KERNEL:-$BUILD_DIR/o-$name/arch/x86/boot/bzImage}
 export INITRD=${INITRD:-$BUILD_DIR/guest/initramfs.cpio.gz}
@@ -32,10 +35,20 @@ for img in $imgs; do
 		[ -n "$THROTTLE_BPS" ] && opts=",throttling.bps-write=$THROTTLE_BPS"
 		[ -n "$THROTTLE_BURST" ] && opts="$opts,throttling.bps-write-max=$THROTTLE_BURST"
 	fi
+	# The raw disk fails every write of one sector (QEMU's blkdebug),
+	# for the selftest's MS_ASYNC write error case.
+	if [ "${fs%%-*}" = raw ] && [ -n "$EIO_SECTOR" ]; then
+		printf '[inject-error]\nevent = "write_aio"\niotype = "write"\nerrno = "5"\nsector = "%s"\n' \
+			"$EIO_SECTOR" >"$rundir/$fs.blkdebug"
+		img=blkdebug:$rundir/$fs.blkdebug:$img
+	fi
 	disks="$disks $img$opts"
 done
 export DISKS=$disks
-export APPEND="msync.run=$run msync.disks=$(echo $FSLIST | tr ' ' ,) ${APPEND:-}"
+# slub_nomerge: the selftest counts MS_ASYNC's requests in /proc/slabinfo.
+extra="slub_nomerge"
+[ -n "$EIO_SECTOR" ] && extra="$extra msync.eio_sector=$EIO_SECTOR"
+export APPEND="msync.run=$run msync.disks=$(echo $FSLIST | tr ' ' ,) $extra ${APPEND:-}"
 
 if [ "$run" = shell ]; then
 	INTERACTIVE=1 exec "$TOP/scripts/qemu-run.sh"

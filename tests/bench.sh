@@ -1,6 +1,7 @@
 # Benchmark smoke run: the program runs in the guest of both kernels and
-# report.sh turns the two outputs into the five tables.  No figure is
-# asserted: numbers belong to make bench.  Sourced by tests/run.sh.
+# report.sh turns the two outputs into the five tables and the design
+# comparison (M3, M4, M6).  No figure is asserted: numbers belong to make
+# bench.  Sourced by tests/run.sh.
 # shellcheck shell=bash
 
 bench_ok=1
@@ -14,13 +15,13 @@ for k in patched unpatched; do
 	fi
 	missing=""
 	text=$(tr -d '\r' <"$OUT_DIR/$k-bench-quick.log")
-	for m in M1 M2 M3 M4 M5; do
+	for m in M1 M2 M3 M4 M5 M6; do
 		grep -q "^csv,$m," <<<"$text" || missing="$missing $m"
 	done
 	if [ -z "$missing" ]; then
-		pass "bench smoke run on $k: M1-M5 rows"
+		pass "bench smoke run on $k: M1-M6 rows"
 	else
-		fail "bench smoke run on $k: M1-M5 rows" "no rows for:$missing"
+		fail "bench smoke run on $k: M1-M6 rows" "no rows for:$missing"
 		bench_ok=0
 	fi
 done
@@ -30,10 +31,12 @@ if [ $bench_ok = 1 ]; then
 		"$OUT_DIR/patched-bench-quick.log" "$TESTS_LOG/bench-report" \
 		>"$TESTS_LOG/bench-report.log" 2>&1 &&
 	   [ "$(grep -c '^## M[1-5]' "$TESTS_LOG/bench-report/bench.md")" = 5 ] &&
+	   grep -q '^## Design comparison' "$TESTS_LOG/bench-report/bench.md" &&
+	   [ "$(grep -c '^### M[346]' "$TESTS_LOG/bench-report/bench.md")" = 3 ] &&
 	   [ -s "$TESTS_LOG/bench-report/bench.csv" ]; then
-		pass "bench report: five tables and the csv from the smoke outputs"
+		pass "bench report: five tables, the design comparison and the csv from the smoke outputs"
 	else
-		fail "bench report: five tables and the csv from the smoke outputs" \
+		fail "bench report: five tables, the design comparison and the csv from the smoke outputs" \
 			"see $TESTS_LOG/bench-report.log"
 	fi
 fi
