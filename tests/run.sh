@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$TOP"
 
 started=$(date +%s)
-total=8
+total=9
 n=0
 progress() {
 	n=$((n + 1))
@@ -60,6 +60,9 @@ selftest_patched
 
 progress "running the selftest on the unpatched kernel (expected failures)"
 selftest_unpatched
+
+progress "running the selftest on test-only broken kernels (expected failures)"
+selftest_variants
 
 progress "benchmark smoke run"
 . tests/bench.sh

@@ -1,13 +1,16 @@
-# The msync selftest on both kernels, one boot each with every scratch
-# disk (ext4, ext3, ext2, raw), judged case by case.  Sourced by
-# tests/run.sh.
+# The msync selftest on the kernels, one boot each with every scratch disk
+# (ext4, ext3, ext2, raw), judged case by case.  Sourced by tests/run.sh.
 # shellcheck shell=bash
 
-SELFTEST_CASES=9
+SELFTEST_CASES=13
 # Cases that test what the series changes (they must fail on v3.5) and
-# cases whose behaviour it keeps (they must pass on v3.5 too).
-CHANGED="1 2 3 5 6 9"
-KEPT="4 7 8"
+# cases whose behaviour it keeps (they must pass on v3.5 too).  Case 10
+# (nothing holds the file after MS_ASYNC, munmap and close) passes on v3.5,
+# where MS_ASYNC does nothing.
+CHANGED="1 2 3 5 6 9 11 12 13"
+KEPT="4 7 8 10"
+# Case 12 needs the raw disk that fails a write; it skips on the others.
+RAW_ONLY="12"
 
 # tap_of LOG FS: the selftest's TAP output for one file system.
 tap_of() {
@@ -15,7 +18,7 @@ tap_of() {
 	tr -d '\r' <"$1" | awk -v fs="$2" '
 		$0 == "msync-guest: run selftest " fs { on = 1; next }
 		on && /^msync-guest: result selftest / { print; on = 0 }
-		on && /^(ok |not ok |1\.\.|#)/ { print }'
+		on && /^(TAP version|ok |not ok |1\.\.|#)/ { print }'
 }
 
 # case_result TAP N: ok, not-ok, skip or missing.
@@ -44,33 +47,45 @@ boot_selftest() {
 	fi
 }
 
+# expect_cases TAP WANT CASES: the cases (those of RAW_ONLY skip on a file
+# system) have the outcome WANT (ok or not-ok); prints what is wrong.
+expect_cases() {
+	local tap=$1 want=$2 fs=$4 c r w
+	for c in $3; do
+		w=$want
+		[ "$fs" != raw ] && [[ " $RAW_ONLY " == *" $c "* ]] && w=skip
+		r=$(case_result "$tap" "$c")
+		[ "$r" = "$w" ] || printf ' case %s %s (want %s);' "$c" "$r" "$w"
+	done
+}
+
 # judge KERNEL TITLE EXIT OK-CASES NOT-OK-CASES: one check per disk; every
-# case must have the expected outcome (a skip is never a pass), the plan
-# must be there and the test must exit with EXIT.
+# case must have the expected outcome (a skip is never a pass), the TAP
+# header and plan must be there and the test must exit with EXIT (any, if
+# empty).  Every case's outcome is printed, pass or fail.
 judge() {
-	local kernel=$1 title=$2 want_exit=$3 fs tap c r bad
+	local kernel=$1 title=$2 want_exit=$3 fs tap bad table
 	boot_selftest "$kernel"
 	for fs in ext4 ext3 ext2 raw; do
 		tap=$(tap_of "$OUT_DIR/$kernel-selftest.log" "$fs")
 		bad=""
+		grep -qx "TAP version 13" <<<"$tap" || bad="no TAP version 13 line;"
 		grep -qx "1\.\.$SELFTEST_CASES" <<<"$tap" ||
-			bad="no plan 1..$SELFTEST_CASES;"
-		for c in $4; do
-			r=$(case_result "$tap" "$c")
-			[ "$r" = ok ] || bad="$bad case $c $r (must pass);"
-		done
-		for c in $5; do
-			r=$(case_result "$tap" "$c")
-			[ "$r" = not-ok ] || bad="$bad case $c $r (must fail);"
-		done
-		grep -q "exit=$want_exit\$" <<<"$tap" ||
+			bad="$bad no plan 1..$SELFTEST_CASES;"
+		bad="$bad$(expect_cases "$tap" ok "$4" "$fs")"
+		bad="$bad$(expect_cases "$tap" not-ok "$5" "$fs")"
+		if [ -n "$want_exit" ] && ! grep -q "exit=$want_exit\$" <<<"$tap"; then
 			bad="$bad $(echo "$tap" | tail -n 1) (want exit=$want_exit);"
+		fi
+		table=$(for c in $(seq 1 $SELFTEST_CASES); do
+			printf '%s:%s ' "$c" "$(case_result "$tap" "$c")"; done)
 		if [ -z "$bad" ]; then
 			pass "$kernel, $fs: $title"
 		else
 			fail "$kernel, $fs: $title" "$bad" \
-				"$(echo "$tap" | grep -E '^not ok|# SKIP' | head -n 5)"
+				"$(echo "$tap" | grep -E '^not ok|# FAIL' | head -n 5)"
 		fi
+		echo "       $kernel, $fs: $table"
 	done
 }
 
@@ -80,5 +95,33 @@ selftest_patched() {
 
 # On v3.5 the cases that test the change must fail, or they test nothing.
 selftest_unpatched() {
-	judge unpatched "cases $CHANGED fail, $KEPT pass" 1 "$KEPT" "$CHANGED"
+	judge unpatched "cases ${CHANGED// /,} fail, ${KEPT// /,} pass" 1 "$KEPT" "$CHANGED"
+}
+
+# variant NAME: build the test-only kernel tests/variants/NAME.patch.
+build_variant() {
+	local log=$TESTS_LOG/variant-$1.log
+	if scripts/variant.sh "$1" >"$log" 2>&1 &&
+	   scripts/build.sh "$1" "variant-$1" >>"$log" 2>&1; then
+		pass "test-only kernel '$1' builds (tests/variants/$1.patch)"
+		return 0
+	fi
+	fail "test-only kernel '$1' builds (tests/variants/$1.patch)" \
+		"$(tail -n 8 "$log")"
+	return 1
+}
+
+# Deliberately broken kernels: each claim of patch 2 has a case that
+# catches the kernel that breaks it.
+#   pin:    v3's MS_ASYNC worker, which holds the file (get_file) until its
+#           writeback is done: case 10 must fail.
+#   caller: MS_ASYNC writes in the caller, sleeping in the request queue of
+#           a congested device: case 3 must fail.
+selftest_variants() {
+	if build_variant pin; then
+		judge pin "case 10 (nothing holds the file) fails" "" "" "10"
+	fi
+	if build_variant caller; then
+		judge caller "case 3 (MS_ASYNC does not wait) fails" "" "" "3"
+	fi
 }
