@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # initramfs.sh OUT.cpio.gz: the guest's initramfs: static busybox, /init,
-# the msync selftest as committed on branch series of build/linux, and the
-# benchmark, all static.
+# the msync selftest as committed on branch series of build/linux, the
+# benchmark and the freeze test, all static.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,6 +21,8 @@ make -s -C "$work/selftest" CC="gcc -static" all >"$work/selftest.log" 2>&1 ||
 cp "$work/selftest/msync_test" "$work/root/bin/"
 gcc -static -O2 -Wall -Wextra -o "$work/root/bin/msync_bench" \
 	"$TOP/bench/msync_bench.c" || die "building bench/msync_bench.c failed"
+gcc -static -O2 -Wall -Wextra -o "$work/root/bin/msync_freeze" \
+	"$TOP/guest/msync_freeze.c" || die "building guest/msync_freeze.c failed"
 cp "$BUSYBOX" "$work/root/bin/busybox"
 cp "$TOP/guest/init" "$work/root/init"
 chmod 755 "$work/root/init"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$TOP"
 
 started=$(date +%s)
-total=9
+total=10
 n=0
 progress() {
 	n=$((n + 1))
@@ -63,6 +63,9 @@ selftest_unpatched
 
 progress "running the selftest on test-only broken kernels (expected failures)"
 selftest_variants
+
+progress "freezing with MS_ASYNC writeback pending (both kernels)"
+. tests/freeze.sh
 
 progress "benchmark smoke run"
 . tests/bench.sh
