@@ -6,7 +6,7 @@
  *                    [<sat-dir> <sat-blockdev>]
  *
  *   scratch-dir   an ext4 file system mounted (noatime,commit=600) on
- *                 blockdev, used for M1, M2, M3 and M5;
+ *                 blockdev, used for M1, M2, M3, M5 and M6;
  *   sat-dir       optional second ext4 file system on a write-throttled
  *                 disk, used for M4 (test file and background writers);
  *                 without it M4 runs on scratch-dir.
@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -67,9 +68,12 @@ struct cfg {
 	/* M5 */
 	unsigned long m5_data_mib;
 	double m5_run_s, m5_clean_limit_s;
+	/* M6 */
+	double m6_run_s;
 	/* repetitions */
 	int min_reps, max_reps;
 	double budget_m1, budget_m2, budget_m3, budget_m4, budget_m5;
+	double budget_m6;
 };
 
 static const struct cfg cfg_full = {
@@ -79,9 +83,10 @@ static const struct cfg cfg_full = {
 	.m3_limit_s = 5.0,
 	.m4_len_mib = 16, .m4_bg_mib = 32, .m4_chunk_kib = 16,
 	.m5_data_mib = 64, .m5_run_s = 3.0, .m5_clean_limit_s = 1.0,
+	.m6_run_s = 2.0,
 	.min_reps = 5, .max_reps = 11,
 	.budget_m1 = 10.0, .budget_m2 = 10.0, .budget_m3 = 10.0,
-	.budget_m4 = 8.0, .budget_m5 = 10.0,
+	.budget_m4 = 8.0, .budget_m5 = 10.0, .budget_m6 = 10.0,
 };
 
 static const struct cfg cfg_quick = {
@@ -91,9 +96,10 @@ static const struct cfg cfg_quick = {
 	.m3_limit_s = 1.0,
 	.m4_len_mib = 2, .m4_bg_mib = 8, .m4_chunk_kib = 16,
 	.m5_data_mib = 4, .m5_run_s = 0.3, .m5_clean_limit_s = 0.5,
+	.m6_run_s = 1.0,
 	.min_reps = 1, .max_reps = 1,
 	.budget_m1 = 0, .budget_m2 = 0, .budget_m3 = 0,
-	.budget_m4 = 0, .budget_m5 = 0,
+	.budget_m4 = 0, .budget_m5 = 0, .budget_m6 = 0,
 };
 
 static const struct cfg *C;
@@ -1276,6 +1282,192 @@ static void m5(struct fsctx *fs)
 }
 
 /* ------------------------------------------------------------------ */
+/* M6: the hot page: store + MS_ASYNC of the same page in a loop        */
+
+/* the k-th smallest of v[0..n-1] (0-based; Wirth's selection); reorders v */
+static float kth_smallest(float *v, size_t n, size_t k)
+{
+	long l = 0, m = (long)n - 1, i, j, kk = (long)k;
+	float x, t;
+
+	while (l < m) {
+		x = v[kk];
+		i = l;
+		j = m;
+		do {
+			while (v[i] < x)
+				i++;
+			while (x < v[j])
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < kk)
+			l = i;
+		if (kk < i)
+			m = j;
+	}
+	return v[kk];
+}
+
+static double median_f(float *v, size_t n)
+{
+	double a, b;
+
+	if (!n)
+		return 0;
+	a = kth_smallest(v, n, n / 2);
+	if (n % 2)
+		return a;
+	b = kth_smallest(v, n, n / 2 - 1);
+	return (a + b) / 2;
+}
+
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		die("getrusage");
+	return ru.ru_minflt;
+}
+
+#define M6_MAXREC	(1UL << 21)
+
+enum { M6_MSYNC, M6_STORE, M6_NMODES };
+static const char *const m6_name[M6_NMODES] = {
+	"store_msync", "store_only",
+};
+
+/*
+ * One page of a file, mapped MAP_SHARED: store to it, then (store_msync)
+ * msync(MS_ASYNC) of that page, for m6_run_s seconds.  A store after the
+ * page was cleaned for writeback faults (the page is write-protected) and
+ * waits in ->page_mkwrite for a writeback still in flight; the store time
+ * is the one clock_gettime pair around the store.  store_only is the same
+ * loop without the msync: the cost of the timing itself, and what the
+ * device sees when nothing pushes the page.
+ */
+static void m6(struct fsctx *fs)
+{
+	static float lat_st[M6_MAXREC], lat_ms[M6_MAXREC];
+	int fd, mode;
+	char *p;
+
+	printf("# M6: hot page: store to one page of a mapped file, then "
+	       "msync(MS_ASYNC) of that page, in a loop for %.1f s; and the "
+	       "same loop without the msync (store_only)\n", C->m6_run_s);
+	progress("M6: preallocating");
+	/* touch the latency arrays now: no fault of theirs in the loop */
+	memset(lat_st, 0, sizeof(lat_st));
+	memset(lat_ms, 0, sizeof(lat_ms));
+	fd = prealloc(fs, "m6.dat", PAGE);
+	p = map_file(fd, PAGE);
+
+	for (mode = 0; mode < M6_NMODES; mode++) {
+		struct series ops = { .n = 0 }, kibop = { .n = 0 },
+			      kibs = { .n = 0 }, st = { .n = 0 },
+			      stmax = { .n = 0 }, ms = { .n = 0 },
+			      msmax = { .n = 0 }, flt = { .n = 0 },
+			      stmean = { .n = 0 }, msmean = { .n = 0 };
+		struct summary so, sk, ss, sx;
+		struct reps r;
+		int truncated = 0;
+
+		progress("M6 %s: runs of %.1f s", m6_name[mode], C->m6_run_s);
+		reps_begin(&r, C->budget_m6);
+		while (reps_more(&r)) {
+			volatile unsigned long *v =
+				(volatile unsigned long *)(p + 64);
+			unsigned long n = 0;
+			size_t nrec = 0;
+			double t0, a, b, d, el, maxst = 0, maxms = 0;
+			double sumst = 0, summs = 0;
+			uint64_t s0, s1;
+			long f0, f1;
+
+			if (fsync(fd))
+				die("fsync");
+			s0 = settle(fs);
+			f0 = minor_faults();
+			t0 = d = now_s();
+			while (d - t0 < C->m6_run_s) {
+				a = now_s();
+				__asm__ __volatile__("" ::: "memory");
+				*v = n;
+				__asm__ __volatile__("" ::: "memory");
+				b = d = now_s();
+				if (mode == M6_MSYNC) {
+					if (msync(p, PAGE, MS_ASYNC))
+						die("msync MS_ASYNC");
+					d = now_s();
+					if (d - b > maxms)
+						maxms = d - b;
+					summs += d - b;
+				}
+				if (b - a > maxst)
+					maxst = b - a;
+				sumst += b - a;
+				if (nrec < M6_MAXREC) {
+					lat_st[nrec] = (b - a) * 1e6;
+					lat_ms[nrec] = (d - b) * 1e6;
+					nrec++;
+				} else {
+					truncated = 1;
+				}
+				n++;
+			}
+			el = d - t0;
+			f1 = minor_faults();
+			s1 = wait_stable(&fs->bd);
+			add(&ops, n / el);
+			add(&kibop, n ? (s1 - s0) / 2.0 / n : 0);
+			add(&kibs, (s1 - s0) / 2.0 / el);
+			add(&flt, n ? (double)(f1 - f0) / n : 0);
+			add(&st, median_f(lat_st, nrec));
+			add(&stmax, maxst * 1e6);
+			add(&stmean, n ? sumst * 1e6 / n : 0);
+			if (mode == M6_MSYNC) {
+				add(&ms, median_f(lat_ms, nrec));
+				add(&msmax, maxms * 1e6);
+				add(&msmean, n ? summs * 1e6 / n : 0);
+			}
+		}
+		so = emit("M6", m6_name[mode], "ops", &ops, "ops/s");
+		sk = emit("M6", m6_name[mode], "written_per_op", &kibop, "KiB");
+		emit("M6", m6_name[mode], "written_per_s", &kibs, "KiB/s");
+		emit("M6", m6_name[mode], "faults_per_op", &flt, "faults");
+		ss = emit("M6", m6_name[mode], "store", &st, "us");
+		emit("M6", m6_name[mode], "store_mean", &stmean, "us");
+		sx = emit("M6", m6_name[mode], "store_max", &stmax, "us");
+		if (mode == M6_MSYNC) {
+			emit("M6", m6_name[mode], "msync", &ms, "us");
+			emit("M6", m6_name[mode], "msync_mean", &msmean, "us");
+			emit("M6", m6_name[mode], "msync_max", &msmax, "us");
+		}
+		emit1("M6", m6_name[mode], "run_length", C->m6_run_s, "s");
+		if (truncated)
+			printf("# M6 %s: more than %lu iterations in a run; "
+			       "medians are over the first %lu\n",
+			       m6_name[mode], M6_MAXREC, M6_MAXREC);
+		printf("# M6 %s: %.0f iterations/s, %.3f KiB written per "
+		       "iteration, store median %.2f us, longest %.0f us; "
+		       "n=%d\n", m6_name[mode], so.med, sk.med, ss.med, sx.max,
+		       so.n);
+		fflush(stdout);
+	}
+	munmap(p, PAGE);
+	release_file(fd, NULL, 0);
+	close(fd);
+	wait_stable(&fs->bd);
+}
+
+/* ------------------------------------------------------------------ */
 
 static void usage(void)
 {
@@ -1306,10 +1498,10 @@ static void print_meta(struct fsctx *fs, struct fsctx *sat)
 	printf("meta,scratch,%s %s\n", fs->dir, fs->bd.name);
 	printf("meta,saturated,%s %s\n", sat->dir, sat->bd.name);
 	printf("meta,sizes,M1 file %lu MiB D %lu/%lu/%lu/%lu MiB; M2 R "
-	       "%lu/%lu/%lu MiB; M3 %lu MiB; M4 %lu MiB; M5 data %lu MiB\n",
+	       "%lu/%lu/%lu MiB; M3 %lu MiB; M4 %lu MiB; M5 data %lu MiB; M6 %.1f s\n",
 	       C->m1_file_mib, C->m1_d[0], C->m1_d[1], C->m1_d[2],
 	       C->m1_d[3], C->m2_r[0], C->m2_r[1], C->m2_r[2],
-	       C->m3_len_mib, C->m4_len_mib, C->m5_data_mib);
+	       C->m3_len_mib, C->m4_len_mib, C->m5_data_mib, C->m6_run_s);
 	printf("meta,reps,min %d max %d\n", C->min_reps, C->max_reps);
 	printf("meta,sysctl,dirty_writeback_centisecs=0 "
 	       "dirty_expire_centisecs=360000 dirty_ratio=60 "
@@ -1411,6 +1603,8 @@ int main(int argc, char **argv)
 		m4(satp);
 	if (selected("M5"))
 		m5(&fs);
+	if (selected("M6"))
+		m6(&fs);
 
 	/* put the sysctls back now and say whether they read back */
 	kill_children();

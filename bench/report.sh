@@ -1,25 +1,44 @@
 #!/bin/sh
-# report.sh - turn two msync_bench outputs into tables and a plot.
+# report.sh - turn msync_bench outputs into tables and a plot.
 #
-#   report.sh <unpatched.out> <patched.out> <outdir>
+#   report.sh <unpatched.out> <patched.out> <outdir> [<name>=<file> ...]
 #
 # The inputs may be bare msync_bench output or a whole guest console log
 # (then only the part between "=== BEGIN msync_bench output ===" and
 # "=== END" is read).  Writes <outdir>/bench.csv, <outdir>/bench.md, the
 # plot data <outdir>/bench_plot_*.dat and, with gnuplot, <outdir>/bench.png
 # (plot script: bench.gp beside this file).
+#
+# M1-M5 compare unpatched and patched.  Further kernels, given as
+# name=file (e.g. caller=out/caller-bench.log pin=out/pin-bench.log, the
+# other MS_ASYNC designs of patch 2), appear only in the design
+# comparison section (M3, M4 ms_async, M6), beside unpatched and patched.
 set -eu
 
-if [ $# -ne 3 ]; then
-	echo "usage: $0 <unpatched.out> <patched.out> <outdir>" >&2
+if [ $# -lt 3 ]; then
+	echo "usage: $0 <unpatched.out> <patched.out> <outdir> [<name>=<file> ...]" >&2
 	exit 2
 fi
 unp=$1
 pat=$2
 out=$3
+shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 for f in "$unp" "$pat"; do
 	[ -r "$f" ] || { echo "report.sh: cannot read $f" >&2; exit 1; }
+done
+# the extra kernels: names and files, in the order given
+extra_names=""
+for a in "$@"; do
+	n=${a%%=*}
+	f=${a#*=}
+	case $n in
+	''|*[!a-z0-9_-]*|unpatched|patched|"$a")
+		echo "report.sh: bad extra kernel '$a' (want name=file, name in [a-z0-9_-])" >&2
+		exit 2 ;;
+	esac
+	[ -r "$f" ] || { echo "report.sh: cannot read $f" >&2; exit 1; }
+	extra_names="$extra_names $n"
 done
 mkdir -p "$out"
 
@@ -39,7 +58,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 extract "$unp" >"$tmp/unpatched"
 extract "$pat" >"$tmp/patched"
-for k in unpatched patched; do
+extra_files=""
+for a in "$@"; do
+	extract "${a#*=}" >"$tmp/${a%%=*}"
+	extra_files="$extra_files ${a#*=}"
+done
+kernels="unpatched patched$extra_names"
+for k in $kernels; do
 	if ! grep -q '^csv,' "$tmp/$k"; then
 		echo "report.sh: no csv lines in the $k output" >&2
 		exit 1
@@ -49,13 +74,16 @@ done
 # bench.csv: every row, with a kernel column
 {
 	echo "kernel,measurement,param,metric,median,min,max,unit,n"
-	for k in unpatched patched; do
+	for k in $kernels; do
 		grep '^csv,' "$tmp/$k" | sed "s/^csv,/$k,/"
 	done
 } >"$out/bench.csv"
 
 # bench.md and the plot data
-awk -F, -v out="$out" -v unpf="$unp" -v patf="$pat" '
+# kernel names are checked above ([a-z0-9_-]): the file list splits safely
+# shellcheck disable=SC2046
+awk -F, -v out="$out" -v unpf="$unp" -v patf="$pat" -v kernels="$kernels" \
+	-v extraf="$extra_files" '
 function num(x) { return x + 0 }
 function fmt(x,   a) {
 	if (x == "" || x == "NA") return "n/a"
@@ -65,6 +93,7 @@ function fmt(x,   a) {
 	if (a >= 10) return sprintf("%.1f", x)
 	if (a >= 1) return sprintf("%.2f", x)
 	if (a >= 0.01 || a == 0) return sprintf("%.3f", x)
+	if (a < 0.0001) return sprintf("%.1e", x)
 	return sprintf("%.4f", x)
 }
 function ratio(p, u,   r) {
@@ -86,6 +115,16 @@ function cell(k, m, p, t,   s) {
 		s = s " [" fmt(mn[k, m, p, t]) "-" fmt(mx[k, m, p, t]) "]"
 	return s
 }
+# the longest of the per-repetition values, "n/a" if none
+function maxcell(k, m, p, t) { return has(k, m, p, t) ? fmt(mx[k, m, p, t]) : "n/a" }
+# what each kernel of the design comparison is
+function design(k) {
+	if (k == "unpatched") return "v3.5: MS_ASYNC is a no-op"
+	if (k == "patched") return "v4 (the series): a request naming the mapping and range, queued to an unbound workqueue after one jiffy; the worker writes WB_SYNC_NONE in 1 MiB chunks, holding no file; a repeated MS_ASYNC joins the pending request; one active request per device"
+	if (k == "caller") return "design A (test variant): the caller writes the range, WB_SYNC_NONE, and may sleep in the request queue of a congested device"
+	if (k == "pin") return "v3 (test variant): one work item per call, holding get_file() until its writeback is started; at most 1024 pending, then the caller writes"
+	return k
+}
 # time until clean, with "not within N s" when it never got clean
 function cleancell(k, m, p, t, tmo, lim,   n, to, s) {
 	if (!has(k, m, p, t)) return "n/a"
@@ -99,7 +138,7 @@ function cleancell(k, m, p, t, tmo, lim,   n, to, s) {
 	return s
 }
 function pval(p) { sub(/^[A-Za-z_]*=/, "", p); return p }
-FNR == 1 { kern = (FILENAME ~ /\/unpatched$/) ? "unpatched" : "patched" }
+FNR == 1 { kern = FILENAME; sub(/.*\//, "", kern) }
 $1 == "meta" {
 	v = $3
 	for (i = 4; i <= NF; i++) v = v "," $i
@@ -240,8 +279,88 @@ END {
 		cleancell("patched", "M5", p, "bitmap_clean", "bitmap_clean_timeout", "bitmap_clean_limit") " | - |" > md
 	print "| run length per repetition (s) | " fmt(get("unpatched", "M5", p, "run_length")) " | " \
 		fmt(get("patched", "M5", p, "run_length")) " | - |" > md
+
+	# ---- design comparison: every kernel, M3, M4 ms_async, M6
+	nk = split(kernels, ks, " ")
+	print "" > md
+	print "## Design comparison: the MS_ASYNC of patch 2, " nk " kernels (TCG timings)" > md
+	print "" > md
+	print "Every kernel of this run, booted one after the other with the same guest, disks and program." > md
+	print "All times are those of the emulated machine (QEMU TCG, no KVM, on a shared 2-core host):" > md
+	print "compare the kernels with each other, not with hardware.  Cells: median [min-max] over the" > md
+	print "repetitions; \"longest\" is the longest single call or store of all repetitions; KiB written" > md
+	print "are counted by the device itself." > md
+	if (extraf != "")
+		print "Further inputs: `" substr(extraf, 2) "`." > md
+	print "" > md
+	print "| kernel | MS_ASYNC design | kernel_version | mode | runtime_s |" > md
+	print "| --- | --- | --- | --- | ---: |" > md
+	for (i = 1; i <= nk; i++) {
+		k = ks[i]
+		print "| " k " | " design(k) " | " meta[k, "kernel_version"] " | " meta[k, "mode"] " | " meta[k, "runtime_s"] " |" > md
+	}
+	for (i = 2; i <= nk; i++)
+		if (meta[ks[i], "mode"] != meta[ks[1], "mode"] || meta[ks[i], "sizes"] != meta[ks[1], "sizes"]) {
+			print "" > md
+			print "**Warning: the runs used different modes or sizes; rows do not compare.**" > md
+			break
+		}
+
+	p = params["M3", 1]
+	print "" > md
+	print "### M3: msync(MS_ASYNC) of " pval(p) " MiB of dirty pages, idle device" > md
+	print "" > md
+	print "| kernel | time in the call (ms, TCG) | time until the range is clean (TCG) | written (KiB) |" > md
+	print "| --- | ---: | ---: | ---: |" > md
+	for (i = 1; i <= nk; i++) {
+		k = ks[i]
+		print "| " k " | " cell(k, "M3", p, "call") " | " \
+			cleancell(k, "M3", p, "clean", "clean_timeout", "clean_limit") " | " \
+			cell(k, "M3", p, "written") " |" > md
+	}
+
+	p = "ms_async"
+	print "" > md
+	print "### M4: msync(MS_ASYNC) of " fmt(get("unpatched", "M4", "all", "range_pages") * 4 / 1024) \
+		" MiB of dirty pages, saturated throttled device" > md
+	print "" > md
+	print "| kernel | median time in the call (ms, TCG) | longest (ms, TCG) | range pages still dirty after the call (of " \
+		fmt(get("unpatched", "M4", "all", "range_pages")) ") | under writeback after the call | write requests in flight |" > md
+	print "| --- | ---: | ---: | ---: | ---: | ---: |" > md
+	for (i = 1; i <= nk; i++) {
+		k = ks[i]
+		print "| " k " | " cell(k, "M4", p, "call") " | " maxcell(k, "M4", p, "call") " | " \
+			cell(k, "M4", p, "range_dirty_after") " | " cell(k, "M4", p, "range_writeback_after") " | " \
+			fmt(get(k, "M4", p, "inflight_writes")) " |" > md
+	}
+
+	print "" > md
+	print "### M6: hot page, a store to one page of a mapped file then msync(MS_ASYNC) of that page, in a loop (" \
+		fmt(get("patched", "M6", "store_msync", "run_length")) " s per repetition)" > md
+	print "" > md
+	print "An iteration is one store and one msync(MS_ASYNC) of the page; \"store only\" is the same loop without the msync, on the" > md
+	print "same kernel: what the timing itself costs, and what the device sees when nothing pushes the page.  A store to a page" > md
+	print "that writeback has cleaned takes a write fault (faults per iteration) and waits in ->page_mkwrite while that" > md
+	print "writeback is in flight: the median store is one that does not fault, the mean and the longest show the waits." > md
+	print "" > md
+	print "| kernel | loop | iterations per s (TCG) | KiB written per iteration | KiB written per s | write faults per iteration | store median (us, TCG) | store mean (us, TCG) | store longest (us, TCG) | msync median (us, TCG) | msync mean (us, TCG) | msync longest (us, TCG) |" > md
+	print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" > md
+	for (i = 1; i <= nk; i++) {
+		k = ks[i]
+		for (j = 1; j <= 2; j++) {
+			p = j == 1 ? "store_msync" : "store_only"
+			print "| " k " | " (j == 1 ? "store + MS_ASYNC" : "store only") " | " \
+				cell(k, "M6", p, "ops") " | " cell(k, "M6", p, "written_per_op") " | " \
+				cell(k, "M6", p, "written_per_s") " | " cell(k, "M6", p, "faults_per_op") " | " \
+				cell(k, "M6", p, "store") " | " cell(k, "M6", p, "store_mean") " | " \
+				maxcell(k, "M6", p, "store_max") " | " \
+				(j == 1 ? cell(k, "M6", p, "msync") : "-") " | " \
+				(j == 1 ? cell(k, "M6", p, "msync_mean") : "-") " | " \
+				(j == 1 ? maxcell(k, "M6", p, "msync_max") : "-") " |" > md
+		}
+	}
 	close(md)
-}' "$tmp/unpatched" "$tmp/patched"
+}' $(for k in $kernels; do echo "$tmp/$k"; done)
 
 # the plot
 if command -v gnuplot >/dev/null 2>&1; then

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # make bench: the same benchmark, same scratch image and same QEMU settings,
-# on the unpatched and the patched kernel; then out/bench.md, bench.csv
-# and bench.png.
+# on four kernels: unpatched v3.5, the patched series, and two test variants
+# of patch 2's MS_ASYNC (tests/variants/caller.patch: the caller writes the
+# range; tests/variants/pin.patch: v3, the worker pins the file).  Then
+# out/bench.md, bench.csv and bench.png: M1-M5 compare unpatched and
+# patched; the design comparison shows M3, M4 ms_async and M6 for all four.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
@@ -9,22 +12,60 @@ cd "$TOP"
 . "$TOP/bench/guest.env"
 export TIMEOUT=${BENCH_TIMEOUT:-900}
 
-echo "[1/6] checking packages and preparing the tree..."
+# name, revision of build/linux, what it is
+kernels="unpatched patched caller pin"
+rev_of() {
+	case $1 in
+	unpatched) echo base ;;
+	patched) echo series ;;
+	*) echo "variant-$1" ;;
+	esac
+}
+what_of() {
+	case $1 in
+	unpatched|patched) echo "$1" ;;
+	*) echo "$1 variant" ;;
+	esac
+}
+nk=0
+for k in $kernels; do nk=$((nk + 1)); done
+total=$((2 + 2 * nk))
+n=1
+step "[$n/$total]" "checking packages and preparing the tree"
 scripts/deps.sh
 scripts/fetch.sh >/dev/null
 scripts/tree.sh
-echo "[2/6] building linux-3.5 (unpatched)..."
-scripts/build.sh unpatched base
-echo "[3/6] building linux-3.5 (patched)..."
-scripts/build.sh patched series
+for k in $kernels; do
+	n=$((n + 1))
+	step "[$n/$total]" "building linux-3.5 ($(what_of "$k"))"
+	case $k in
+	unpatched|patched) ;;
+	*) scripts/variant.sh "$k" ;;
+	esac
+	scripts/build.sh "$k" "$(rev_of "$k")"
+done
 mkdir -p "$BUILD_DIR/guest"
 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
-for k in unpatched patched; do
-	n=$([ $k = unpatched ] && echo 4 || echo 5)
-	echo "[$n/6] benchmarking the $k kernel (up to $((TIMEOUT / 60)) min)..."
-	VERDICT= QUIET=1 scripts/guest.sh $k bench ||
+for k in $kernels; do
+	n=$((n + 1))
+	step "[$n/$total]" "benchmarking the $(what_of "$k") kernel (up to $((TIMEOUT / 60)) min)"
+	# Scratch images of their own (build/run-bench/), so that a selftest
+	# run of the same kernel (build/run-NAME/) cannot share them.
+	kernel=$BUILD_DIR/o-$k/arch/x86/boot/bzImage
+	initrd=$BUILD_DIR/guest/initramfs.cpio.gz
+	KERNEL=$kernel INITRD=$initrd BUILD_DIR=$BUILD_DIR/run-bench \
+	VERDICT= QUIET=1 scripts/guest.sh "$k" bench ||
 		die "the benchmark failed on the $k kernel; console log: $OUT_DIR/$k-bench.log"
 done
-echo "[6/6] writing out/bench.md, out/bench.csv and out/bench.png..."
-bench/report.sh "$OUT_DIR/unpatched-bench.log" "$OUT_DIR/patched-bench.log" "$OUT_DIR"
+n=$((n + 1))
+step "[$n/$total]" "writing out/bench.md, out/bench.csv and out/bench.png"
+extra=""
+for k in $kernels; do
+	case $k in
+	unpatched|patched) ;;
+	*) extra="$extra $k=$OUT_DIR/$k-bench.log" ;;
+	esac
+done
+# shellcheck disable=SC2086
+bench/report.sh "$OUT_DIR/unpatched-bench.log" "$OUT_DIR/patched-bench.log" "$OUT_DIR" $extra
 echo "done: $OUT_DIR/bench.md"
