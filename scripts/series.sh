@@ -21,6 +21,9 @@ patches=$(ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch)
 # shellcheck disable=SC2086
 addrs=$(cd "$TREE" && perl scripts/get_maintainer.pl --no-git --no-rolestats \
 	$(echo "$patches" | grep -v /0000-cover-letter.patch)) || die "get_maintainer.pl failed"
+# The project's own identity is no recipient: get_maintainer.pl finds it
+# as the signer of recent commits when build/linux was edited by hand.
+addrs=$(grep -vF "<$PROJECT_EMAIL>" <<<"$addrs" || true)
 [ -n "$addrs" ] || die "get_maintainer.pl found nobody for the series"
 to=$(echo "$addrs" | grep -v 'linux-kernel@vger.kernel.org' | paste -sd, | sed 's/,/, /g')
 cc=$(echo "$addrs" | grep 'linux-kernel@vger.kernel.org' | paste -sd, | sed 's/,/, /g')
