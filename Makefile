@@ -10,18 +10,19 @@ DL_DIR ?= $(CURDIR)/dl
 export DL_DIR
 
 .PHONY: help deps fetch tree tree-reset build build-unpatched build-patched \
-	initramfs run check boot export series bench clean distclean
+	initramfs run check torture boot export series bench clean distclean
 
 help:
 	@echo 'make run        build the patched kernel and run the msync selftest in QEMU'
 	@echo 'make check      the whole test suite; ends with "N passed, N failed"'
+	@echo 'make torture    the long runs (a million fuzzed msync() calls per kernel)'
 	@echo 'make tree       build/linux: v3.5 + fixes/ (tag base) + patches/ (branch series)'
 	@echo 'make tree-reset drop unexported commits in build/linux, rebuild it from patches/'
 	@echo 'make build      build the unpatched (base) and patched (series) kernels'
 	@echo 'make boot       interactive shell in the patched guest'
 	@echo 'make export     format-patch build/linux back into patches/'
 	@echo 'make series     a ready-to-send mbox in out/series/ (nothing is sent)'
-	@echo 'make bench      unpatched vs patched benchmark: out/bench.{md,csv,png}'
+	@echo 'make bench      benchmark of four kernels (unpatched, patched, 2 designs): out/bench.{md,csv,png}'
 	@echo 'make clean      remove out/ and the build directories (keeps dl/)'
 	@echo 'make distclean  also remove build/linux and dl/'
 	@echo 'settings: DL_DIR=$(DL_DIR) KERNEL_URL, TIMEOUT, MEM, SMP, ACCEL=tcg|kvm'
@@ -68,6 +69,9 @@ run:
 
 check:
 	@tests/run.sh
+
+torture:
+	@tests/torture.sh
 
 boot: build-patched initramfs
 	@FSLIST="ext4 raw" THROTTLE_BPS= $(S)/guest.sh patched shell

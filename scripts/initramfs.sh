@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # initramfs.sh OUT.cpio.gz: the guest's initramfs: static busybox, /init,
 # the msync selftest as committed on branch series of build/linux, the
-# benchmark and the freeze test, all static.
+# benchmark, the freeze test and the fuzzer, all static.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -23,6 +23,8 @@ gcc -static -O2 -Wall -Wextra -o "$work/root/bin/msync_bench" \
 	"$TOP/bench/msync_bench.c" || die "building bench/msync_bench.c failed"
 gcc -static -O2 -Wall -Wextra -o "$work/root/bin/msync_freeze" \
 	"$TOP/guest/msync_freeze.c" || die "building guest/msync_freeze.c failed"
+gcc -static -O2 -Wall -Wextra -o "$work/root/bin/msync_fuzz" \
+	"$TOP/guest/msync_fuzz.c" || die "building guest/msync_fuzz.c failed"
 cp "$BUSYBOX" "$work/root/bin/busybox"
 cp "$TOP/guest/init" "$work/root/init"
 chmod 755 "$work/root/init"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$TOP"
 
 started=$(date +%s)
-total=10
+total=11
 n=0
 progress() {
 	n=$((n + 1))
@@ -66,6 +66,9 @@ selftest_variants
 
 progress "freezing with MS_ASYNC writeback pending (both kernels)"
 . tests/freeze.sh
+
+progress "fuzzing msync() against its error contract (both kernels)"
+. tests/fuzz.sh
 
 progress "benchmark smoke run"
 . tests/bench.sh

@@ -1,0 +1,328 @@
+/*
+ * msync_fuzz DIR [CALLS [SEED]]: random msync() calls checked against the
+ * error contract of msync(), computed from this program's own map of the
+ * address space, not from the kernel's answer.
+ *
+ * The map: a window of WINDOW pages at a fixed address, each page one of
+ * a hole, a shared or private mapping of a file in DIR, an anonymous
+ * mapping, a PROT_NONE mapping, an mlocked shared mapping, or a shared
+ * mapping of the block device given as MSYNC_FUZZ_DEV (optional).  The
+ * pages around the window are unmapped.  Addresses are drawn from the
+ * window and its edges, unaligned, and far away: kernel addresses, the
+ * top of the address space, ranges that wrap.  Lengths from 0 to past
+ * the window, and huge ones; flags from every bit, valid or not.
+ *
+ * The contract (v3.5's mm/msync.c, unchanged by the series): EINVAL for
+ * an unknown flag, then an unaligned address, then MS_SYNC with MS_ASYNC;
+ * len rounded up to pages, 0 if that wraps; ENOMEM if addr + len wraps;
+ * 0 for an empty range; then in address order EBUSY at the first locked
+ * mapping when MS_INVALIDATE is set, else ENOMEM if any part is unmapped,
+ * else 0.
+ *
+ * Prints the seed (reuse it to repeat a run), counts per result and every
+ * violation (the first 20 in full).  Exit status 0 if none, 1 if any.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#define WINDOW		64		/* pages in the model */
+#define EDGE		8		/* unmapped pages on each side */
+#define BASE		0x300000000000UL	/* the window's address */
+
+enum kind { HOLE, SHARED, PRIVATE, ANON, NONE, LOCKED, DEV, NR_KINDS };
+static const char *const kind_name[] = {
+	"hole", "shared", "private", "anon", "prot_none", "mlocked", "device"
+};
+
+static enum kind model[WINDOW];
+static long page;
+static int file_fd = -1, dev_fd = -1;
+static uint64_t rng;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64* */
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ULL;
+}
+
+static unsigned long window(void)
+{
+	return BASE + EDGE * page;
+}
+
+/* Map pages [first, first + n) of the window as kind k. */
+static int map_pages(int first, int n, enum kind k)
+{
+	void *addr = (void *)(window() + first * page), *p;
+	size_t len = n * page;
+	int prot = PROT_READ | PROT_WRITE, flags = MAP_FIXED, fd = -1;
+	off_t off = (off_t)first * page;
+
+	switch (k) {
+	case HOLE:
+		return munmap(addr, len);
+	case SHARED:
+	case LOCKED:
+		flags |= MAP_SHARED;
+		fd = file_fd;
+		break;
+	case PRIVATE:
+		flags |= MAP_PRIVATE;
+		fd = file_fd;
+		break;
+	case ANON:
+		flags |= MAP_PRIVATE | MAP_ANONYMOUS;
+		break;
+	case NONE:
+		flags |= MAP_SHARED;
+		fd = file_fd;
+		prot = PROT_NONE;
+		break;
+	case DEV:
+		flags |= MAP_SHARED;
+		fd = dev_fd;
+		break;
+	default:
+		return -1;
+	}
+	p = mmap(addr, len, prot, flags, fd, off);
+	if (p == MAP_FAILED)
+		return -1;
+	if (k == LOCKED && mlock(p, len))
+		return -1;
+	return 0;
+}
+
+/* A new random layout of the window, in runs of 1-8 pages. */
+static int layout(void)
+{
+	int i = 0, n, k;
+
+	while (i < WINDOW) {
+		n = 1 + rnd() % 8;
+		if (i + n > WINDOW)
+			n = WINDOW - i;
+		do
+			k = rnd() % NR_KINDS;
+		while (k == DEV && dev_fd < 0);
+		if (map_pages(i, n, k)) {
+			printf("# mapping %d pages at %d as %s: %s\n", n, i,
+			       kind_name[k], strerror(errno));
+			return -1;
+		}
+		while (n--)
+			model[i++] = k;
+	}
+	return 0;
+}
+
+/* The kind of the page at addr; everything outside the window is a hole. */
+static enum kind kind_at(unsigned long addr)
+{
+	if (addr < window() || addr >= window() + WINDOW * page)
+		return HOLE;
+	return model[(addr - window()) / page];
+}
+
+/* What msync(addr, len, flags) must return: 0 or an errno. */
+static int expected(unsigned long addr, size_t len, int flags)
+{
+	unsigned long end, a;
+	int unmapped = 0;
+
+	if (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC))
+		return EINVAL;
+	if (addr & (page - 1))
+		return EINVAL;
+	if ((flags & MS_ASYNC) && (flags & MS_SYNC))
+		return EINVAL;
+	len = (len + page - 1) & ~(size_t)(page - 1);
+	end = addr + len;
+	if (end < addr)
+		return ENOMEM;
+	if (end == addr)
+		return 0;
+	/*
+	 * Below and beyond the window and its edges there is nothing but
+	 * holes: jump over them.
+	 */
+	for (a = addr; a < end; a += page) {
+		if (a < BASE) {
+			unmapped = 1;
+			if (end <= BASE)
+				break;
+			a = BASE - page;
+			continue;
+		}
+		if (a >= window() + WINDOW * page) {
+			unmapped = 1;
+			break;
+		}
+		switch (kind_at(a)) {
+		case HOLE:
+			unmapped = 1;
+			break;
+		case LOCKED:
+			if (flags & MS_INVALIDATE)
+				return EBUSY;
+			break;
+		default:
+			break;
+		}
+	}
+	return unmapped ? ENOMEM : 0;
+}
+
+static unsigned long pick_addr(void)
+{
+	unsigned long a;
+
+	switch (rnd() % 10) {
+	case 0:		/* kernel or non-canonical addresses */
+		return 0xffff880000000000UL + (rnd() % 1024) * page;
+	case 1:		/* the top of the address space */
+		return -(unsigned long)page * (1 + rnd() % 4);
+	case 2:		/* low, unmapped */
+		return (rnd() % 16) * page;
+	case 3:		/* unaligned, in the window */
+		return window() + rnd() % (WINDOW * page);
+	default:	/* a page of the window or its edges */
+		a = BASE + (rnd() % (WINDOW + 2 * EDGE)) * page;
+		return a;
+	}
+}
+
+static size_t pick_len(unsigned long addr)
+{
+	switch (rnd() % 10) {
+	case 0:
+		return 0;
+	case 1:		/* rounds up to 0 */
+		return (size_t)-1 - rnd() % (page - 1);
+	case 2:		/* wraps past the top */
+		return -addr + page * (rnd() % 3);
+	case 3:
+		return rnd();
+	case 4:		/* unaligned */
+		return 1 + rnd() % (4 * page);
+	default:
+		return (1 + rnd() % (WINDOW + EDGE)) * page;
+	}
+}
+
+static int pick_flags(void)
+{
+	switch (rnd() % 8) {
+	case 0:		/* any bit */
+		return (int)(1U << (rnd() % 32)) | (int)(rnd() & 7);
+	case 1:
+		return (int)rnd();
+	default:	/* valid bits, MS_SYNC|MS_ASYNC included */
+		return (int)(rnd() & 7);
+	}
+}
+
+static const char *name(int err)
+{
+	static char buf[16];
+
+	switch (err) {
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case ENOMEM:
+		return "ENOMEM";
+	case EBUSY:
+		return "EBUSY";
+	case EIO:
+		return "EIO";
+	}
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	long calls = argc > 2 ? atol(argv[2]) : 100000, i, bad = 0;
+	long counts[5] = { 0 };
+	unsigned long long seed;
+	unsigned long addr;
+	char path[256];
+	size_t len;
+	int flags, want, got;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page = sysconf(_SC_PAGESIZE);
+	seed = argc > 3 ? strtoull(argv[3], NULL, 0) : (uint64_t)time(NULL);
+	rng = seed ? seed : 1;
+	printf("TAP version 13\n1..1\n# seed %llu (msync_fuzz DIR %ld %llu repeats this run)\n",
+	       seed, calls, seed);
+	if (argc < 2) {
+		printf("not ok 1 - usage: msync_fuzz DIR [CALLS [SEED]]\n");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/msync_fuzz.dat", argv[1]);
+	file_fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (file_fd < 0 || ftruncate(file_fd, WINDOW * page)) {
+		printf("not ok 1 - setup: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (getenv("MSYNC_FUZZ_DEV"))
+		dev_fd = open(getenv("MSYNC_FUZZ_DEV"), O_RDWR);
+	if (mmap((void *)BASE, (WINDOW + 2 * EDGE) * page, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED ||
+	    munmap((void *)BASE, (WINDOW + 2 * EDGE) * page)) {
+		printf("not ok 1 - setup: the window at %#lx: %s\n", BASE,
+		       strerror(errno));
+		return 1;
+	}
+
+	for (i = 0; i < calls; i++) {
+		if (i % 1000 == 0 && layout()) {
+			printf("not ok 1 - setup: layout\n");
+			return 1;
+		}
+		/* Now and then, dirty a page, so that syncs have work */
+		if (rnd() % 64 == 0) {
+			int pg = rnd() % WINDOW;
+
+			if (model[pg] == SHARED || model[pg] == LOCKED ||
+			    model[pg] == ANON || model[pg] == PRIVATE)
+				*(volatile char *)(window() + pg * page) = 1;
+		}
+		addr = pick_addr();
+		len = pick_len(addr);
+		flags = pick_flags();
+		want = expected(addr, len, flags);
+		got = msync((void *)addr, len, flags) ? errno : 0;
+		counts[want == 0 ? 0 : want == EINVAL ? 1 : want == ENOMEM ?
+		       2 : want == EBUSY ? 3 : 4]++;
+		if (got != want) {
+			if (bad < 20)
+				printf("# VIOLATION call %ld: msync(%#lx, %#zx, %#x) returned %s, contract says %s\n",
+				       i, addr, len, flags, name(got),
+				       name(want));
+			bad++;
+		}
+	}
+	munmap((void *)BASE, (WINDOW + 2 * EDGE) * page);
+	close(file_fd);
+	unlink(path);
+	printf("# %ld calls: expected 0 %ld, EINVAL %ld, ENOMEM %ld, EBUSY %ld, other %ld\n",
+	       calls, counts[0], counts[1], counts[2], counts[3], counts[4]);
+	printf("%s 1 - %ld msync() calls, %ld contract violations, seed %llu\n",
+	       bad ? "not ok" : "ok", calls, bad, seed);
+	return bad ? 1 : 0;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make torture: the long runs that make check keeps short.  Today: the
+# fuzzer with a million msync() calls on each kernel (FUZZ_CALLS,
+# FUZZ_SEED).  Ends with "N passed, N failed".
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+echo "[1/3] preparing and building both kernels..."
+for step in "scripts/deps.sh" "scripts/fetch.sh" "scripts/tree.sh" \
+	"scripts/build.sh unpatched base" "scripts/build.sh patched series" \
+	"scripts/initramfs.sh $BUILD_DIR/guest/initramfs.cpio.gz"; do
+	$step >"$TESTS_LOG/torture-setup.log" 2>&1 ||
+		{ show_tail "$TESTS_LOG/torture-setup.log"; die "$step failed"; }
+done
+echo "[2/3] fuzzing msync(): ${FUZZ_CALLS:=1000000} calls per kernel..."
+FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-1800}
+. tests/fuzz.sh
+echo "[3/3] done"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" = 0 ]
