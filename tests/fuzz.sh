@@ -19,5 +19,5 @@ for k in patched unpatched; do
 		fail "$title" "$(grep -E '^(not ok|# VIOLATION|FAIL)' "$log" | head -n 6)" \
 			"console log: $OUT_DIR/$k-fuzz.log"
 	fi
-	grep -E '^# [0-9]+ calls' "$log" | sed "s/^#/      /; s/^/ $k:/" || true
+	grep -E '^# [0-9]+ calls' "$log" | sed "s/^# /       $k: /" || true
 done
