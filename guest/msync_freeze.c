@@ -113,10 +113,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pid = fork();
+	if (pid < 0) {
+		printf("not ok 1 - setup: fork: %s\n", strerror(errno));
+		return 1;
+	}
 	if (!pid)
 		writer(p, len, page);
 	sleep(2);
-	printf("# msync_req objects in use before the freeze: %ld\n",
+	printf("# msync_req slab objects before the freeze (SLUB counts per-CPU slabs whole): %ld\n",
 	       msync_requests());
 	err = write_str("/sys/power/pm_test", "freezer");
 	if (err) {

@@ -255,7 +255,8 @@ static const char *name(int err)
 
 int main(int argc, char **argv)
 {
-	long calls = argc > 2 ? atol(argv[2]) : 100000, i, bad = 0;
+	long calls = 100000, i, bad = 0;
+	char *endp;
 	long counts[5] = { 0 };
 	unsigned long long seed;
 	unsigned long addr;
@@ -265,6 +266,14 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	page = sysconf(_SC_PAGESIZE);
+	if (argc > 2) {
+		calls = strtol(argv[2], &endp, 0);
+		if (*endp || calls <= 0) {
+			printf("TAP version 13\n1..0 # SKIP bad CALLS '%s'\n",
+			       argv[2]);
+			return 1;
+		}
+	}
 	seed = argc > 3 ? strtoull(argv[3], NULL, 0) : (uint64_t)time(NULL);
 	rng = seed ? seed : 1;
 	printf("TAP version 13\n1..1\n# seed %llu (msync_fuzz DIR %ld %llu repeats this run)\n",

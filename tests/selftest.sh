@@ -22,7 +22,7 @@ tap_of() {
 	tr -d '\r' <"$1" | awk -v fs="$2" '
 		$0 == "msync-guest: run selftest " fs { on = 1; next }
 		on && /^msync-guest: result selftest / { print; on = 0 }
-		on && /^(TAP version|ok |not ok |1\.\.|#)/ { print }'
+		on && /^(TAP version|ok |not ok |1\.\.|#|Bail out!)/ { print }'
 }
 
 # case_result TAP N: ok, not-ok, skip or missing.
@@ -88,18 +88,25 @@ judge() {
 			pass "$kernel, $fs: $title"
 		else
 			fail "$kernel, $fs: $title" "$bad" \
-				"$(echo "$tap" | grep -E '^not ok|# FAIL' | head -n 5)"
+				"$(echo "$tap" | grep -E '^not ok|# FAIL|Bail out!' | head -n 5)"
 		fi
 		echo "       $kernel, $fs: $table"
 	done
 }
 
 selftest_patched() {
-	judge patched "all $SELFTEST_CASES cases ok" 0 "$(seq 1 $SELFTEST_CASES)" ""
+	judge patched "all $SELFTEST_CASES cases ok (on file systems, $RAW_ONLY skips)" 0 \
+		"$(seq 1 $SELFTEST_CASES)" ""
 }
 
 # On v3.5 the cases that test the change must fail, or they test nothing.
 selftest_unpatched() {
+	# Every case is judged on v3.5, one way or the other.
+	if [ "$(echo $CHANGED $KEPT | tr ' ' '\n' | sort -n | paste -sd ' ')" != \
+	     "$(seq 1 $SELFTEST_CASES | paste -sd ' ')" ]; then
+		fail "CHANGED and KEPT list every case 1-$SELFTEST_CASES once" \
+			"CHANGED=$CHANGED KEPT=$KEPT"
+	fi
 	judge unpatched "cases ${CHANGED// /,} fail, ${KEPT// /,} pass" 1 "$KEPT" "$CHANGED"
 }
 

@@ -7,12 +7,16 @@ set -euo pipefail
 cd "$TOP"
 
 echo "[1/3] preparing and building both kernels..."
-for step in "scripts/deps.sh" "scripts/fetch.sh" "scripts/tree.sh" \
-	"scripts/build.sh unpatched base" "scripts/build.sh patched series" \
-	"scripts/initramfs.sh $BUILD_DIR/guest/initramfs.cpio.gz"; do
-	$step >"$TESTS_LOG/torture-setup.log" 2>&1 ||
-		{ show_tail "$TESTS_LOG/torture-setup.log"; die "$step failed"; }
-done
+setup() {
+	"$@" >"$TESTS_LOG/torture-setup.log" 2>&1 ||
+		{ show_tail "$TESTS_LOG/torture-setup.log"; die "$* failed"; }
+}
+setup scripts/deps.sh
+setup scripts/fetch.sh
+setup scripts/tree.sh
+setup scripts/build.sh unpatched base
+setup scripts/build.sh patched series
+setup scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
 echo "[2/3] fuzzing msync(): ${FUZZ_CALLS:=1000000} calls per kernel..."
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-1800}
 . tests/fuzz.sh
