@@ -11,6 +11,8 @@
 #   DISK_DEVICE_OPTS  options of every virtio-blk-pci device, e.g.
 #            "request-merging=off"
 #   INTERACTIVE=1  console on this terminal, no timeout (make boot)
+# The console shows KERN_WARNING and above (loglevel=5): WARN_ON() and
+# lockdep reports are printed at that level, and verdict.sh must see them.
 # Exit 0 when the guest powered off by itself, 1 on timeout or QEMU error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +26,7 @@ need qemu-system-x86_64 qemu-system-x86
 
 args=(-accel "$ACCEL" -nographic -no-reboot -m "$MEM" -smp "$SMP"
 	-kernel "$KERNEL" -initrd "$INITRD"
-	-append "console=ttyS0 panic=-1 loglevel=4 ${APPEND:-}")
+	-append "console=ttyS0 panic=-1 loglevel=5 ${APPEND:-}")
 i=0
 for d in ${DISKS:-}; do
 	opts=""

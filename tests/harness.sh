@@ -122,5 +122,15 @@ expect_fail "oops in the log fails a passing run" "FAIL: kernel error" \
 	"$TOP/scripts/verdict.sh" "$tmp/oops.log"
 sed '/BUG:/d' "$tmp/oops.log" >"$tmp/clean.log"
 expect_ok "the same log without the oops passes" "$TOP/scripts/verdict.sh" "$tmp/clean.log"
+# So do a lockdep report and a WARN_ON(), which the console must show:
+# both are printed at KERN_WARNING, hidden below loglevel=5.
+sed 's/^BUG:.*/[ INFO: possible circular locking dependency detected ]/' \
+	"$tmp/oops.log" >"$tmp/lockdep.log"
+expect_fail "a lockdep report in the log fails a passing run" \
+	"FAIL: kernel error" "$TOP/scripts/verdict.sh" "$tmp/lockdep.log"
+grep -q 'loglevel=[5-9]' "$TOP/scripts/qemu-run.sh" &&
+	pass "the guest console shows KERN_WARNING (WARN_ON, lockdep)" ||
+	fail "the guest console shows KERN_WARNING (WARN_ON, lockdep)" \
+		"scripts/qemu-run.sh boots with a loglevel that hides them"
 
 rm -rf "$tmp"
