@@ -50,3 +50,21 @@ expect_ok() {
 		fail "$name" "see $log" "$(tail -n 8 "$log")"
 	fi
 }
+
+# guest_check KERNEL RUN TITLE SHOW SUMMARY [VAR=value...]: boot KERNEL
+# running RUN in the guest (settings as VAR=value); it must end without a
+# kernel error and print "ok 1 - ".  On failure the lines matching SHOW
+# are shown; the lines matching SUMMARY are printed either way.
+guest_check() {
+	local k=$1 run=$2 title=$3 show=$4 summary=$5 log
+	shift 5
+	log=$TESTS_LOG/$run-$k.out
+	if env "$@" scripts/guest.sh "$k" "$run" >"$log" 2>&1 &&
+	   grep -q '^ok 1 - ' "$log"; then
+		pass "$title"
+	else
+		fail "$title" "$(grep -E "$show" "$log" | tail -n 6)" \
+			"console log: $OUT_DIR/$k-$run.log"
+	fi
+	grep -E "$summary" "$log" | sed "s/^# //; s/^/       $k: /" || true
+}
