@@ -86,7 +86,7 @@ bench:
 	@bench/run.sh
 
 clean:
-	rm -rf $(O) $(B)/o-* $(B)/src-* $(B)/guest $(B)/run-* $(B)/disks
+	rm -rf $(O) $(B)/o-* $(B)/src-* $(B)/guest $(B)/guest-* $(B)/run-* $(B)/disks
 	-git -C $(B)/linux worktree prune 2>/dev/null
 
 distclean:

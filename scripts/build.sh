@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# build.sh NAME REV: build the kernel at REV of build/linux in its own
-# source worktree build/src-NAME and object directory build/o-NAME,
-# incrementally.  The log is out/build-NAME.log.
+# build.sh NAME REV [FROM]: build the kernel at REV of build/linux in its
+# own source worktree build/src-NAME and object directory build/o-NAME,
+# incrementally.  With FROM, a kernel that differs from FROM's in a few
+# files (a test-only variant) is built in FROM's worktree, starting from a
+# copy of build/o-FROM: only what the variant changes is compiled.
+# ARCH (x86_64 or i386) and CONFIG_FRAGMENT go to config.sh.  The log is
+# out/build-NAME.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-name=$1 rev=$2
-src=$BUILD_DIR/src-$name
+name=$1 rev=$2 from=${3:-}
+src=$BUILD_DIR/src-${from:-$name}
 obj=$BUILD_DIR/o-$name
 log=$OUT_DIR/build-$name.log
+arch=${ARCH:-x86_64}
 mkdir -p "$OUT_DIR"
 
 want=$(git -C "$TREE" rev-parse "$rev^{commit}") || die "no revision $rev in $TREE"
@@ -20,13 +25,21 @@ elif [ "$(git -C "$src" rev-parse HEAD)" != "$want" ]; then
 	# Only the files that differ are rewritten, so make stays incremental.
 	git -C "$src" checkout -q --detach "$want"
 fi
+if [ -n "$from" ]; then
+	[ -f "$BUILD_DIR/o-$from/.config" ] ||
+		die "$name: build $from first (no $BUILD_DIR/o-$from/.config)"
+	# A fresh copy each time: the variant's object directory must match
+	# FROM's configuration and every file the variant does not change.
+	rm -rf "$obj"
+	cp -a "$BUILD_DIR/o-$from" "$obj"
+fi
 
 "$TOP/scripts/config.sh" "$src" "$obj"
 # No kernel from an earlier build may pass for this one if make fails.
 rm -f "$obj/arch/x86/boot/bzImage"
-if ! make -C "$src" O="$obj" -j"$(jobs_n)" bzImage >"$log" 2>&1; then
+if ! make -C "$src" O="$obj" ARCH="$arch" -j"$(jobs_n)" bzImage >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -n 20 >&2 || true
 	show_tail "$log"
-	die "building $name ($(git -C "$src" log -1 --format='%h %s')) failed; full log: $log"
+	die "building $name ($arch, $(git -C "$src" log -1 --format='%h %s')) failed; full log: $log"
 fi
 [ -f "$obj/arch/x86/boot/bzImage" ] || die "$name: no bzImage after make"

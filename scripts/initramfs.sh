@@ -1,33 +1,45 @@
 #!/usr/bin/env bash
 # initramfs.sh OUT.cpio.gz: the guest's initramfs: static busybox, /init,
 # the msync selftest as committed on branch series of build/linux, the
-# benchmark, the freeze test and the fuzzer, all static.
+# benchmark and every guest/*.c program (static), and the run scripts
+# guest/run-*.sh (run RUN in the guest: /lib/msync/run-RUN.sh).
+# ARCH=i386 builds 32-bit programs (gcc -m32) around a 32-bit busybox
+# (BUSYBOX, default: the one scripts/busybox32.sh unpacks).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$1
-BUSYBOX=${BUSYBOX:-/bin/busybox}
+arch=${ARCH:-x86_64}
 selftest=tools/testing/selftests/msync
-work=$BUILD_DIR/guest
+work=$BUILD_DIR/guest-$arch
+case $arch in
+x86_64) cc="gcc -static" ; BUSYBOX=${BUSYBOX:-/bin/busybox} ;;
+i386) cc="gcc -m32 -static"
+	BUSYBOX=${BUSYBOX:-$("$TOP/scripts/busybox32.sh")} ;;
+*) die "ARCH=$arch: x86_64 or i386" ;;
+esac
 [ -x "$BUSYBOX" ] || die "$BUSYBOX not found: install busybox-static"
 
-rm -rf "$work/root" "$work/selftest"
-mkdir -p "$work/root"/{bin,dev,proc,sys,tmp,mnt} "$work/selftest"
+rm -rf "$work"
+mkdir -p "$(dirname "$out")"
+mkdir -p "$work/root"/{bin,dev,proc,sys,tmp,mnt,lib/msync} "$work/selftest"
 git -C "$TREE" archive series "$selftest" | tar -C "$work/selftest" -x \
 	--strip-components=4 ||
 	die "branch series of $TREE has no $selftest"
-make -s -C "$work/selftest" CC="gcc -static" all >"$work/selftest.log" 2>&1 ||
-	{ cat "$work/selftest.log" >&2; die "building the selftest failed"; }
+make -s -C "$work/selftest" CC="$cc" all >"$work/selftest.log" 2>&1 ||
+	{ cat "$work/selftest.log" >&2; die "building the selftest ($arch) failed"; }
 cp "$work/selftest/msync_test" "$work/root/bin/"
-gcc -static -O2 -Wall -Wextra -o "$work/root/bin/msync_bench" \
-	"$TOP/bench/msync_bench.c" || die "building bench/msync_bench.c failed"
-gcc -static -O2 -Wall -Wextra -o "$work/root/bin/msync_freeze" \
-	"$TOP/guest/msync_freeze.c" || die "building guest/msync_freeze.c failed"
-gcc -static -O2 -Wall -Wextra -o "$work/root/bin/msync_fuzz" \
-	"$TOP/guest/msync_fuzz.c" || die "building guest/msync_fuzz.c failed"
+for c in "$TOP/bench/msync_bench.c" "$TOP"/guest/*.c; do
+	$cc -O2 -Wall -Wextra -D_FILE_OFFSET_BITS=64 -pthread \
+		-o "$work/root/bin/$(basename "$c" .c)" "$c" ||
+		die "building ${c#"$TOP"/} ($arch) failed"
+done
 cp "$BUSYBOX" "$work/root/bin/busybox"
 cp "$TOP/guest/init" "$work/root/init"
 chmod 755 "$work/root/init"
+for s in "$TOP"/guest/run-*.sh; do
+	[ -e "$s" ] && cp "$s" "$work/root/lib/msync/"
+done
 (cd "$work/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
 	gzip -n >"$out.tmp"
 mv "$out.tmp" "$out"
