@@ -10,6 +10,10 @@
 #   DISK_CACHE  QEMU cache mode of the disks (writeback)
 #   DISK_DEVICE_OPTS  options of every virtio-blk-pci device, e.g.
 #            "request-merging=off"
+#   QEMU_ARGS  more QEMU arguments, word-split (e.g. a -drive/-device pair
+#            that DISKS cannot express, such as a blklogwrites disk)
+#   QEMU_SYSTEM  the emulator (qemu-system-x86_64; qemu-system-i386 for
+#            an i386 kernel)
 #   INTERACTIVE=1  console on this terminal, no timeout (make boot)
 # The console shows KERN_WARNING and above (loglevel=5): WARN_ON() and
 # lockdep reports are printed at that level, and verdict.sh must see them.
@@ -20,7 +24,8 @@ set -euo pipefail
 : "${KERNEL:?KERNEL must be set}" "${INITRD:?INITRD must be set}"
 MEM=${MEM:-1024} SMP=${SMP:-2} TIMEOUT=${TIMEOUT:-120} ACCEL=${ACCEL:-tcg}
 LOG=${LOG:-$OUT_DIR/qemu.log}
-need qemu-system-x86_64 qemu-system-x86
+QEMU_SYSTEM=${QEMU_SYSTEM:-qemu-system-x86_64}
+need "$QEMU_SYSTEM" qemu-system-x86
 [ -f "$KERNEL" ] || die "kernel image $KERNEL not found"
 [ -f "$INITRD" ] || die "initramfs $INITRD not found"
 
@@ -35,14 +40,16 @@ for d in ${DISKS:-}; do
 		-device "virtio-blk-pci,drive=disk$i${DISK_DEVICE_OPTS:+,$DISK_DEVICE_OPTS}")
 	i=$((i + 1))
 done
+# shellcheck disable=SC2206
+args+=(${QEMU_ARGS:-})
 
 if [ "${INTERACTIVE:-0}" = 1 ]; then
-	exec qemu-system-x86_64 "${args[@]}"
+	exec "$QEMU_SYSTEM" "${args[@]}"
 fi
 
 mkdir -p "$(dirname "$LOG")"
 rc=0
-timeout -k 5 "$TIMEOUT" qemu-system-x86_64 "${args[@]}" </dev/null >"$LOG" 2>&1 || rc=$?
+timeout -k 5 "$TIMEOUT" "$QEMU_SYSTEM" "${args[@]}" </dev/null >"$LOG" 2>&1 || rc=$?
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	show_tail "$LOG" 50
 	echo "error: guest timed out after ${TIMEOUT}s and was killed; console log: $LOG" >&2
