@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# check.sh REPLAY LOG BASE WORK SAMPLES SEED [break]: check every crash
+# point of one logged disk.  REPLAY is the built tests/crash/replay.c, LOG
+# the disk's write log, BASE the image as it was before the guest booted,
+# WORK a scratch directory.  For each crash point (replay points): rebuild
+# the image, let e2fsck replay the journal and repair (exit status 4 or
+# more: the file system is corrupt), read the file out with debugfs and
+# check it against the syncs done by then (replay check).
+# Prints one line of figures:
+#   points P flush F between B ranges R checks C lost-flush LF
+#   lost-between LB lost-ranges LR corrupt X garbage G
+# (checks: synced ranges checked, summed over the points; lost-*: checks
+# that found a synced range lost, at flush points and between them;
+# lost-ranges: distinct ranges lost at some point), then the first losses
+# and errors.  Exit status 0 when nothing was lost, corrupt or garbage.
+set -euo pipefail
+PATH=$PATH:/usr/sbin:/sbin
+
+replay=$1 log=$2 base=$3 work=$4 samples=$5 seed=$6 mode=${7:-}
+mkdir -p "$work"
+img=$work/img file=$work/crash.dat
+points=0 flush=0 between=0 checks=0 lost_f=0 lost_b=0 corrupt=0 garbage=0
+: >"$work/lost" >"$work/errors"
+
+"$replay" points "$log" "$samples" "$seed" >"$work/points"
+total=$(wc -l <"$work/points")
+while read -r kind t; do
+	points=$((points + 1))
+	[ $((points % 100)) = 0 ] && echo "  ... $points/$total crash points" >&2
+	if [ "$kind" = f ]; then
+		flush=$((flush + 1))
+	else
+		between=$((between + 1))
+	fi
+	cp --sparse=always "$base" "$img"
+	"$replay" build "$log" "$img" "$kind" "$t" "$seed"
+	rc=0
+	e2fsck -fy "$img" >"$work/fsck.out" 2>&1 || rc=$?
+	if [ $rc -ge 4 ]; then
+		corrupt=$((corrupt + 1))
+		echo "crash point $kind $t: e2fsck exit $rc: $(tail -n 3 "$work/fsck.out" | paste -sd' ')" >>"$work/errors"
+		continue
+	fi
+	rm -f "$file"
+	debugfs -R "dump /crash.dat $file" "$img" >/dev/null 2>&1 || true
+	if ! [ -f "$file" ]; then
+		garbage=$((garbage + 1))
+		echo "crash point $kind $t: no /crash.dat after e2fsck" >>"$work/errors"
+		continue
+	fi
+	rc=0
+	"$replay" check "$log" "$file" "$kind" "$t" $mode >"$work/check.out" || rc=$?
+	read -r _ synced _ lost _ bad < <(tail -n 1 "$work/check.out")
+	checks=$((checks + synced))
+	if [ "$kind" = f ]; then
+		lost_f=$((lost_f + lost))
+	else
+		lost_b=$((lost_b + lost))
+	fi
+	if [ $rc = 2 ]; then
+		garbage=$((garbage + 1))
+		grep -m 3 '^garbage' "$work/check.out" | sed "s/^/crash point $kind $t: /" >>"$work/errors"
+	fi
+	grep '^lost' "$work/check.out" | sed "s/^/crash point $kind $t: /" >>"$work/lost" || true
+done <"$work/points"
+
+ranges=$("$replay" info "$log" | sed 's/.* synced \([0-9]*\) .*/\1/')
+lost_ranges=$(sed -n 's/.*lost: range \([0-9]*\) .*/\1/p' "$work/lost" | sort -u | wc -l)
+echo "points $points flush $flush between $between ranges $ranges checks $checks lost-flush $lost_f lost-between $lost_b lost-ranges $lost_ranges corrupt $corrupt garbage $garbage"
+head -n 3 "$work/lost"
+head -n 3 "$work/errors"
+[ "$lost_f$lost_b$corrupt$garbage" = 0000 ]
