@@ -11,8 +11,8 @@
  * range and the sequence number of each of its pages, to the next slot
  * of the marker area of DEV past the file system, with O_DIRECT, so that
  * it reaches the disk at once and its place in the log says which syncs
- * had returned before any write.  A last marker gives the last sequence
- * number.  Stops after RANGES synced ranges.
+ * had returned before any write.  The marker also lists the pages of the
+ * round's records.  Stops after RANGES synced ranges.
  *
  * Exit status 0 if every msync() and marker write succeeded.
  */
@@ -90,15 +90,16 @@ int main(int argc, char **argv)
 	}
 
 	while (synced < ranges) {
-		uint64_t first, n, hot = 0, i;
-		int k = 1 + rnd() % 8, ret;
+		uint64_t first, n, hot = 0, i, pages[CRASH_MAX_WRITES];
+		int k = 1 + rnd() % CRASH_MAX_WRITES, j, ret;
 
 		/* New records in k random pages. */
-		while (k--) {
+		for (j = 0; j < k; j++) {
 			hot = rnd() % CRASH_PAGES;
 			record_make(rec, ++last, hot);
 			memcpy(map + hot * CRASH_PAGE, rec, CRASH_PAGE);
 			seq[hot] = last;
+			pages[j] = hot;
 			written++;
 		}
 		/* A range of 1..CRASH_MAX_RANGE pages, mostly around hot. */
@@ -124,6 +125,9 @@ int main(int argc, char **argv)
 		mk->first = first;
 		mk->npages = n;
 		mk->maxseq = last;
+		mk->nwritten = k;
+		for (j = 0; j < k; j++)
+			mk->written[j] = pages[j];
 		for (i = 0; i < n; i++)
 			mk->seq[i] = seq[first + i];
 		if (put_marker())

@@ -12,6 +12,8 @@
  * returned 0 the writer writes a marker (the range and the sequence
  * number of each of its pages) to the marker area with O_DIRECT; the
  * position of that write in the write log is the time the sync returned.
+ * A marker also lists the pages of the records stored since the last one,
+ * so that the log holds the history of every page.
  */
 #ifndef MSYNC_CRASH_H
 #define MSYNC_CRASH_H
@@ -27,6 +29,7 @@
 #define CRASH_MARKER_SLOTS	256		/* 1 MiB marker area */
 #define CRASH_DISK_SIZE	(CRASH_MARKER_OFF + CRASH_MARKER_SLOTS * CRASH_PAGE)
 #define CRASH_MAX_RANGE		64		/* pages of one synced range */
+#define CRASH_MAX_WRITES	8		/* records stored per round */
 
 #define RECORD_MAGIC		0x6d73796e63726563ULL	/* "msyncrec" */
 #define MARKER_MAGIC		0x6d73796e636d726bULL	/* "msyncmrk" */
@@ -47,6 +50,8 @@ struct marker {
 	uint64_t first;		/* first page of the range */
 	uint64_t npages;
 	uint64_t maxseq;	/* the last sequence number written so far */
+	uint64_t nwritten;	/* records maxseq - nwritten + 1 .. maxseq */
+	uint64_t written[CRASH_MAX_WRITES];	/* went to these pages */
 	uint64_t seq[CRASH_MAX_RANGE];	/* each page's record when synced */
 };
 

@@ -8,10 +8,13 @@
 # check it against the syncs done by then (replay check).
 # Prints one line of figures:
 #   points P flush F between B ranges R checks C lost-flush LF
-#   lost-between LB lost-ranges LR corrupt X garbage G
+#   lost-prefix LP lost-subset LS lost-ranges LR corrupt X garbage G torn T
 # (checks: synced ranges checked, summed over the points; lost-*: checks
-# that found a synced range lost, at flush points and between them;
-# lost-ranges: distinct ranges lost at some point), then the first losses
+# that found a synced range lost, at flush points, at points with every
+# completed write on the disk and at points with a random part of the
+# unflushed writes; lost-ranges: distinct ranges lost at some point; torn:
+# pages torn between two records, summed over the points; see
+# tests/crash/replay.c for the kinds of points), then the first losses
 # and errors.  Exit status 0 when nothing was lost, corrupt or garbage.
 set -euo pipefail
 PATH=$PATH:/usr/sbin:/sbin
@@ -19,8 +22,8 @@ PATH=$PATH:/usr/sbin:/sbin
 replay=$1 log=$2 base=$3 work=$4 samples=$5 seed=$6 mode=${7:-}
 mkdir -p "$work"
 img=$work/img file=$work/crash.dat
-points=0 flush=0 between=0 checks=0 lost_f=0 lost_b=0 corrupt=0 garbage=0
-: >"$work/lost" >"$work/errors"
+points=0 flush=0 between=0 checks=0 lost_f=0 lost_p=0 lost_s=0 corrupt=0 garbage=0 torn=0
+: >"$work/lost" >"$work/errors" >"$work/torn"
 
 "$replay" points "$log" "$samples" "$seed" >"$work/points"
 total=$(wc -l <"$work/points")
@@ -50,13 +53,19 @@ while read -r kind t; do
 	fi
 	rc=0
 	"$replay" check "$log" "$file" "$kind" "$t" $mode >"$work/check.out" || rc=$?
-	read -r _ synced _ lost _ bad < <(tail -n 1 "$work/check.out")
-	checks=$((checks + synced))
-	if [ "$kind" = f ]; then
-		lost_f=$((lost_f + lost))
-	else
-		lost_b=$((lost_b + lost))
+	if ! read -r _ synced _ lost _ _ _ torn1 < <(grep '^synced ' "$work/check.out"); then
+		echo "crash point $kind $t: replay check failed (exit $rc): $(tail -n 2 "$work/check.out" | paste -sd' ')" >>"$work/errors"
+		garbage=$((garbage + 1))
+		continue
 	fi
+	checks=$((checks + synced))
+	torn=$((torn + torn1))
+	grep -m 1 '^torn' "$work/check.out" | sed "s/^/crash point $kind $t: /" >>"$work/torn" || true
+	case $kind in
+	f) lost_f=$((lost_f + lost)) ;;
+	p) lost_p=$((lost_p + lost)) ;;
+	*) lost_s=$((lost_s + lost)) ;;
+	esac
 	if [ $rc = 2 ]; then
 		garbage=$((garbage + 1))
 		grep -m 3 '^garbage' "$work/check.out" | sed "s/^/crash point $kind $t: /" >>"$work/errors"
@@ -66,7 +75,8 @@ done <"$work/points"
 
 ranges=$("$replay" info "$log" | sed 's/.* synced \([0-9]*\) .*/\1/')
 lost_ranges=$(sed -n 's/.*lost: range \([0-9]*\) .*/\1/p' "$work/lost" | sort -u | wc -l)
-echo "points $points flush $flush between $between ranges $ranges checks $checks lost-flush $lost_f lost-between $lost_b lost-ranges $lost_ranges corrupt $corrupt garbage $garbage"
+echo "points $points flush $flush between $between ranges $ranges checks $checks lost-flush $lost_f lost-prefix $lost_p lost-subset $lost_s lost-ranges $lost_ranges corrupt $corrupt garbage $garbage torn $torn"
 head -n 3 "$work/lost"
+head -n 2 "$work/torn"
 head -n 3 "$work/errors"
-[ "$lost_f$lost_b$corrupt$garbage" = 0000 ]
+[ "$lost_f$lost_p$lost_s$corrupt$garbage" = 00000 ]

@@ -26,7 +26,9 @@
  *        order).
  * check counts, for every synced range (marker before the crash), the
  * pages whose record is older than the one synced: such a range is lost.
- * Any page that is not a whole record of its own page is garbage.
+ * A page must hold a record stored in it (the markers list them all), or
+ * be torn between two successive ones (counted apart; a torn page counts
+ * as the older record); anything else is garbage.
  * "break" claims the syncs of one more flush interval as done: a replay
  * that is wrong on purpose, to show that check can fail.
  *
@@ -82,6 +84,19 @@ static void die(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n");
 	exit(2);
+}
+
+static int marker_ok(const struct marker *m)
+{
+	uint64_t j;
+
+	if (m->npages > CRASH_MAX_RANGE || m->first + m->npages > CRASH_PAGES ||
+	    m->nwritten > CRASH_MAX_WRITES || m->nwritten > m->maxseq)
+		return 0;
+	for (j = 0; j < m->nwritten; j++)
+		if (m->written[j] >= CRASH_PAGES)
+			return 0;
+	return 1;
 }
 
 /* Map the log and index its entries.  The superblock's entry count is
@@ -149,8 +164,7 @@ static void load(const char *path)
 		    e->len >= sizeof(struct marker) &&
 		    ((const struct marker *)e->data)->magic == MARKER_MAGIC)
 			e->mk = (const void *)e->data;
-		if (e->mk && (e->mk->npages > CRASH_MAX_RANGE ||
-			      e->mk->first + e->mk->npages > CRASH_PAGES))
+		if (e->mk && !marker_ok(e->mk))
 			die("log %s: a marker with a bad range", path);
 	}
 	if ((uint64_t)nent < super_entries)
@@ -295,17 +309,76 @@ static void read_file(const char *path, unsigned char **buf, size_t *len)
 	close(fd);
 }
 
+/* Every record stored in each page, in order, from all the markers (the
+ * first one, seq 0, made on the host). */
+static uint64_t *hist[CRASH_PAGES];
+static long nhist[CRASH_PAGES];
+
+static void history(void)
+{
+	long i, p;
+	uint64_t j;
+
+	for (p = 0; p < CRASH_PAGES; p++) {
+		hist[p] = malloc(sizeof(uint64_t));
+		if (!hist[p])
+			die("out of memory%s", "");
+		hist[p][0] = 0;
+		nhist[p] = 1;
+	}
+	for (i = 0; i < nent; i++) {
+		const struct marker *m = ent[i].mk;
+
+		for (j = 0; m && j < m->nwritten; j++) {
+			p = m->written[j];
+			hist[p] = realloc(hist[p], (nhist[p] + 1) * sizeof(uint64_t));
+			if (!hist[p])
+				die("out of memory%s", "");
+			hist[p][nhist[p]++] = m->maxseq - m->nwritten + 1 + j;
+		}
+	}
+}
+
+/*
+ * What page p of buf holds: 0 a record stored there (its seq to *seq),
+ * 1 torn: each word from one of two successive records of the page (the
+ * older one's seq to *seq; a store into a page under writeback, on a file
+ * system without stable pages), -1 anything else.
+ */
+static int page_state(const unsigned char *buf, long p, uint64_t *seq)
+{
+	static uint64_t a[CRASH_PAGE / 8], b[CRASH_PAGE / 8];
+	const uint64_t *w = (const void *)buf;
+	long i, k;
+
+	if (record_check(buf, p, seq, a)) {
+		for (i = 0; i < nhist[p]; i++)
+			if (hist[p][i] == *seq)
+				return 0;
+		return -1;
+	}
+	for (i = 0; i + 1 < nhist[p]; i++) {
+		record_make(a, hist[p][i], p);
+		record_make(b, hist[p][i + 1], p);
+		for (k = 0; k < CRASH_PAGE / 8; k++)
+			if (w[k] != a[k] && w[k] != b[k])
+				break;
+		if (k == CRASH_PAGE / 8) {
+			*seq = hist[p][i];
+			return 1;
+		}
+	}
+	return -1;
+}
+
 static int cmd_check(const char *path, char kind, long t, int broken)
 {
-	static unsigned char scratch[CRASH_PAGE];
-	uint64_t seq[CRASH_PAGES], maxseq = 0;
-	long i, end, synced = 0, lost = 0, garbage = 0;
+	uint64_t seq[CRASH_PAGES];
+	long i, end, synced = 0, lost = 0, garbage = 0, torn = 0;
 	unsigned char *buf;
 	size_t len;
 
-	for (i = 0; i < nent; i++)
-		if (ent[i].mk && ent[i].mk->maxseq > maxseq)
-			maxseq = ent[i].mk->maxseq;
+	history();
 	read_file(path, &buf, &len);
 	if (len != (size_t)CRASH_PAGES * CRASH_PAGE) {
 		printf("garbage: %s is %zu bytes, not %d\n", path, len,
@@ -313,10 +386,16 @@ static int cmd_check(const char *path, char kind, long t, int broken)
 		return 2;
 	}
 	for (i = 0; i < CRASH_PAGES; i++) {
-		if (!record_check(buf + i * CRASH_PAGE, i, &seq[i], scratch) ||
-		    seq[i] > maxseq) {
-			printf("garbage: page %ld is not a record of its own\n",
+		switch (page_state(buf + i * CRASH_PAGE, i, &seq[i])) {
+		case 1:
+			printf("torn: page %ld holds parts of seq %llu and the next\n",
+			       i, (unsigned long long)seq[i]);
+			torn++;
+			break;
+		case -1:
+			printf("garbage: page %ld is not a record stored there\n",
 			       i);
+			seq[i] = 0;
 			garbage++;
 		}
 	}
@@ -349,7 +428,8 @@ static int cmd_check(const char *path, char kind, long t, int broken)
 			       (unsigned long long)m->seq[p]);
 		}
 	}
-	printf("synced %ld lost %ld garbage %ld\n", synced, lost, garbage);
+	printf("synced %ld lost %ld garbage %ld torn %ld\n", synced, lost,
+	       garbage, torn);
 	free(buf);
 	return garbage ? 2 : lost ? 1 : 0;
 }
