@@ -20,22 +20,34 @@ if ! [ -x $BUSYBOX ] || ! file -L $BUSYBOX 2>/dev/null | grep -q static; then
 fi
 command -v file >/dev/null 2>&1 || missing="$missing file"
 [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || missing="$missing libc6-dev"
+# The i386 guest's programs: gcc -m32 -static.
+[ -e /usr/lib32/libc.a ] || missing="$missing gcc-multilib"
+# The i386 guest's busybox comes from busybox-static:i386, which apt
+# lists only once dpkg knows the architecture (scripts/busybox32.sh).
+foreign=""
+dpkg --print-foreign-architectures | grep -qx i386 || foreign=i386
 # HTTPS downloads need the CA certificates curl does not depend on.
 [ -e /etc/ssl/certs/ca-certificates.crt ] || missing="$missing ca-certificates"
-[ -z "$missing" ] && exit 0
+[ -z "$missing$foreign" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$missing"
 if [ "$(id -u)" != 0 ]; then
-	echo "missing packages:$missing" >&2
-	echo "run as root: apt-get update && $cmd" >&2
+	[ -n "$missing" ] && echo "missing packages:$missing" >&2
+	[ -n "$foreign" ] && echo "dpkg does not know the i386 architecture" >&2
+	echo "run as root: ${foreign:+dpkg --add-architecture i386 && }apt-get update${missing:+ && $cmd}" >&2
 	exit 1
 fi
-echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-# A new machine has no package lists yet; update once, then install.
-if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+# A new machine has no package lists yet (nor any for a new architecture):
+# update once, then install.
+if [ -n "$foreign" ]; then
+	dpkg --add-architecture i386 || die "dpkg --add-architecture i386 failed"
+	apt-get update -qq || die "apt-get update failed"
+elif ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
 	apt-get update -qq || die "apt-get update failed"
 fi
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 $cmd -qq >"$log" 2>&1 || { apt-get update -qq && $cmd -qq >"$log" 2>&1; } ||

@@ -23,6 +23,11 @@ export DISK_DEVICE_OPTS=${DISK_DEVICE_OPTS-request-merging=off}
 EIO_SECTOR=${EIO_SECTOR-$((12 * 262144 + 16 * 8))}
 
 export KERNEL=${KERNEL:-$BUILD_DIR/o-$name/arch/x86/boot/bzImage}
+# An i386 kernel gets the 32-bit initramfs and emulator.
+if grep -qx CONFIG_X86_32=y "$BUILD_DIR/o-$name/.config" 2>/dev/null; then
+	export INITRD=${INITRD:-$BUILD_DIR/guest/initramfs-i386.cpio.gz}
+	export QEMU_SYSTEM=${QEMU_SYSTEM:-qemu-system-i386}
+fi
 export INITRD=${INITRD:-$BUILD_DIR/guest/initramfs.cpio.gz}
 export LOG=$OUT_DIR/$name-$run.log
 rundir=$BUILD_DIR/run-$name

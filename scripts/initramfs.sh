@@ -4,7 +4,8 @@
 # benchmark and every guest/*.c program (static), and the run scripts
 # guest/run-*.sh (run RUN in the guest: /lib/msync/run-RUN.sh).
 # ARCH=i386 builds 32-bit programs (gcc -m32) around a 32-bit busybox
-# (BUSYBOX, default: the one scripts/busybox32.sh unpacks).
+# (BUSYBOX, default: the one scripts/busybox32.sh unpacks): the selftest
+# and the benchmark only, the 32-bit checks are theirs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -12,8 +13,10 @@ out=$1
 arch=${ARCH:-x86_64}
 selftest=tools/testing/selftests/msync
 work=$BUILD_DIR/guest-$arch
+progs=("$TOP/bench/msync_bench.c")
 case $arch in
-x86_64) cc="gcc -static" ; BUSYBOX=${BUSYBOX:-/bin/busybox} ;;
+x86_64) cc="gcc -static" ; BUSYBOX=${BUSYBOX:-/bin/busybox}
+	progs+=("$TOP"/guest/*.c) ;;
 i386) cc="gcc -m32 -static"
 	BUSYBOX=${BUSYBOX:-$("$TOP/scripts/busybox32.sh")} ;;
 *) die "ARCH=$arch: x86_64 or i386" ;;
@@ -29,7 +32,7 @@ git -C "$TREE" archive series "$selftest" | tar -C "$work/selftest" -x \
 make -s -C "$work/selftest" CC="$cc" all >"$work/selftest.log" 2>&1 ||
 	{ cat "$work/selftest.log" >&2; die "building the selftest ($arch) failed"; }
 cp "$work/selftest/msync_test" "$work/root/bin/"
-for c in "$TOP/bench/msync_bench.c" "$TOP"/guest/*.c; do
+for c in "${progs[@]}"; do
 	$cc -O2 -Wall -Wextra -D_FILE_OFFSET_BITS=64 -pthread \
 		-o "$work/root/bin/$(basename "$c" .c)" "$c" ||
 		die "building ${c#"$TOP"/} ($arch) failed"
