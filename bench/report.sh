@@ -12,7 +12,9 @@
 # M1-M5 compare unpatched and patched.  Further kernels, given as
 # name=file (e.g. caller=out/caller-bench.log pin=out/pin-bench.log, the
 # other MS_ASYNC designs of patch 2), appear only in the design
-# comparison section (M3, M4 ms_async, M6), beside unpatched and patched.
+# comparison section (M3, M4 ms_async, M6), beside unpatched and patched;
+# i386-unpatched=file and i386-patched=file (an M1-only run of the i386
+# kernels) only as i386 rows of the M1 table.
 set -eu
 
 if [ $# -lt 3 ]; then
@@ -29,6 +31,7 @@ for f in "$unp" "$pat"; do
 done
 # the extra kernels: names and files, in the order given
 extra_names=""
+i386_names=""
 for a in "$@"; do
 	n=${a%%=*}
 	f=${a#*=}
@@ -38,7 +41,10 @@ for a in "$@"; do
 		exit 2 ;;
 	esac
 	[ -r "$f" ] || { echo "report.sh: cannot read $f" >&2; exit 1; }
-	extra_names="$extra_names $n"
+	case $n in
+	i386-*) i386_names="$i386_names $n" ;;
+	*) extra_names="$extra_names $n" ;;
+	esac
 done
 mkdir -p "$out"
 
@@ -64,7 +70,7 @@ for a in "$@"; do
 	extra_files="$extra_files ${a#*=}"
 done
 kernels="unpatched patched$extra_names"
-for k in $kernels; do
+for k in $kernels $i386_names; do
 	if ! grep -q '^csv,' "$tmp/$k"; then
 		echo "report.sh: no csv lines in the $k output" >&2
 		exit 1
@@ -74,7 +80,7 @@ done
 # bench.csv: every row, with a kernel column
 {
 	echo "kernel,measurement,param,metric,median,min,max,unit,n"
-	for k in $kernels; do
+	for k in $kernels $i386_names; do
 		grep '^csv,' "$tmp/$k" | sed "s/^csv,/$k,/"
 	done
 } >"$out/bench.csv"
@@ -186,6 +192,17 @@ END {
 			fmt(get("unpatched", "M1", p, "dirty_left")) " / " fmt(get("patched", "M1", p, "dirty_left")) " |" > md
 		print pval(p), get("unpatched", "M1", p, "latency"), get("patched", "M1", p, "latency"), \
 			get("unpatched", "M1", p, "written"), get("patched", "M1", p, "written") > f
+	}
+	# i386 rows: the same measurement on the i386 kernels
+	for (i = 1; i <= np["M1"]; i++) {
+		p = params["M1", i]
+		if (!has("i386-patched", "M1", p, "latency") && !has("i386-unpatched", "M1", p, "latency"))
+			continue
+		print "| i386: " pval(p) " | " cell("i386-unpatched", "M1", p, "latency") " | " cell("i386-patched", "M1", p, "latency") " | " \
+			ratio(get("i386-patched", "M1", p, "latency"), get("i386-unpatched", "M1", p, "latency")) " | " \
+			cell("i386-unpatched", "M1", p, "written") " | " cell("i386-patched", "M1", p, "written") " | " \
+			ratio(get("i386-patched", "M1", p, "written"), get("i386-unpatched", "M1", p, "written")) " | " \
+			fmt(get("i386-unpatched", "M1", p, "dirty_left")) " / " fmt(get("i386-patched", "M1", p, "dirty_left")) " |" > md
 	}
 	if (("unpatched", "M1", "D=0", "latency") in med) {
 		last = params["M1", np["M1"]]
@@ -360,7 +377,7 @@ END {
 		}
 	}
 	close(md)
-}' $(for k in $kernels; do echo "$tmp/$k"; done)
+}' $(for k in $kernels $i386_names; do echo "$tmp/$k"; done)
 
 # the plot
 if command -v gnuplot >/dev/null 2>&1; then

@@ -5,6 +5,7 @@
 # range; tests/variants/pin.patch: v3, the worker pins the file).  Then
 # out/bench.md, bench.csv and bench.png: M1-M5 compare unpatched and
 # patched; the design comparison shows M3, M4 ms_async and M6 for all four.
+# M1 also runs on the i386 kernels (unpatched and patched): its i386 rows.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
@@ -13,19 +14,23 @@ cd "$TOP"
 export TIMEOUT=${BENCH_TIMEOUT:-900}
 
 # name, revision of build/linux, what it is
-kernels="unpatched patched caller pin"
+kernels="unpatched patched caller pin i386-unpatched i386-patched"
 rev_of() {
 	case $1 in
-	unpatched) echo base ;;
-	patched) echo series ;;
+	unpatched|i386-unpatched) echo base ;;
+	patched|i386-patched) echo series ;;
 	*) echo "variant-$1" ;;
 	esac
 }
 what_of() {
 	case $1 in
 	unpatched|patched) echo "$1" ;;
+	i386-*) echo "${1#i386-}, i386" ;;
 	*) echo "$1 variant" ;;
 	esac
+}
+i386_env() {
+	ARCH=i386 CONFIG_FRAGMENT="$TOP/config/msync.config $TOP/config/i386.config" "$@"
 }
 nk=0
 for k in $kernels; do nk=$((nk + 1)); done
@@ -39,13 +44,14 @@ for k in $kernels; do
 	n=$((n + 1))
 	step "[$n/$total]" "building linux-3.5 ($(what_of "$k"))"
 	case $k in
-	unpatched|patched) ;;
-	*) scripts/variant.sh "$k" ;;
+	unpatched|patched) scripts/build.sh "$k" "$(rev_of "$k")" ;;
+	i386-*) i386_env scripts/build.sh "$k" "$(rev_of "$k")" ;;
+	*) scripts/variant.sh "$k"
+	   scripts/build.sh "$k" "$(rev_of "$k")" patched ;;
 	esac
-	scripts/build.sh "$k" "$(rev_of "$k")"
 done
-mkdir -p "$BUILD_DIR/guest"
 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
+ARCH=i386 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs-i386.cpio.gz"
 for k in $kernels; do
 	n=$((n + 1))
 	step "[$n/$total]" "benchmarking the $(what_of "$k") kernel (up to $((TIMEOUT / 60)) min)"
@@ -53,8 +59,13 @@ for k in $kernels; do
 	# run of the same kernel (build/run-NAME/) cannot share them.
 	kernel=$BUILD_DIR/o-$k/arch/x86/boot/bzImage
 	initrd=$BUILD_DIR/guest/initramfs.cpio.gz
-	KERNEL=$kernel INITRD=$initrd BUILD_DIR=$BUILD_DIR/run-bench \
-	VERDICT= QUIET=1 scripts/guest.sh "$k" bench ||
+	emu=qemu-system-x86_64 arg=
+	case $k in
+	i386-*) initrd=$BUILD_DIR/guest/initramfs-i386.cpio.gz
+		emu=qemu-system-i386 arg=msync.arg=--only:M1 ;;
+	esac
+	KERNEL=$kernel INITRD=$initrd QEMU_SYSTEM=$emu APPEND=$arg \
+	BUILD_DIR=$BUILD_DIR/run-bench VERDICT= QUIET=1 scripts/guest.sh "$k" bench ||
 		die "the benchmark failed on the $k kernel; console log: $OUT_DIR/$k-bench.log"
 done
 n=$((n + 1))

@@ -1,7 +1,8 @@
-# Benchmark smoke run: the program runs in the guest of both kernels and
-# report.sh turns the two outputs into the five tables and the design
-# comparison (M3, M4, M6).  No figure is asserted: numbers belong to make
-# bench.  Sourced by tests/run.sh.
+# Benchmark smoke run: the program runs in the guest of both kernels (and
+# M1 on the patched i386 kernel, when tests/i386.sh built it) and
+# report.sh turns the outputs into the five tables, M1's i386 row and the
+# design comparison (M3, M4, M6).  No figure is asserted: numbers belong
+# to make bench.  Sourced by tests/run.sh.
 # shellcheck shell=bash
 
 bench_ok=1
@@ -25,12 +26,27 @@ for k in patched unpatched; do
 		bench_ok=0
 	fi
 done
+i386=""
+if [ -f "$BUILD_DIR/o-i386-patched/arch/x86/boot/bzImage" ]; then
+	log=$TESTS_LOG/bench-quick-i386-patched.out
+	if (. bench/guest.env && APPEND=msync.arg=--only:M1 VERDICT= TIMEOUT=300 \
+		scripts/guest.sh i386-patched bench-quick) >"$log" 2>&1 &&
+	   tr -d '\r' <"$OUT_DIR/i386-patched-bench-quick.log" | grep -q '^csv,M1,'; then
+		pass "bench smoke run on i386-patched: M1 rows"
+		i386=i386-patched=$OUT_DIR/i386-patched-bench-quick.log
+	else
+		fail "bench smoke run on i386-patched: M1 rows" "$(tail -n 10 "$log")"
+		bench_ok=0
+	fi
+fi
 if [ $bench_ok = 1 ]; then
 	rm -rf "$TESTS_LOG/bench-report"
+	# shellcheck disable=SC2086
 	if bench/report.sh "$OUT_DIR/unpatched-bench-quick.log" \
-		"$OUT_DIR/patched-bench-quick.log" "$TESTS_LOG/bench-report" \
+		"$OUT_DIR/patched-bench-quick.log" "$TESTS_LOG/bench-report" $i386 \
 		>"$TESTS_LOG/bench-report.log" 2>&1 &&
 	   [ "$(grep -c '^## M[1-5]' "$TESTS_LOG/bench-report/bench.md")" = 5 ] &&
+	   { [ -z "$i386" ] || grep -q '^| i386: ' "$TESTS_LOG/bench-report/bench.md"; } &&
 	   grep -q '^## Design comparison' "$TESTS_LOG/bench-report/bench.md" &&
 	   [ "$(grep -c '^### M[346]' "$TESTS_LOG/bench-report/bench.md")" = 3 ] &&
 	   [ -s "$TESTS_LOG/bench-report/bench.csv" ]; then

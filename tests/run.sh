@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$TOP"
 
 started=$(date +%s)
-total=11
+total=12
 n=0
 progress() {
 	n=$((n + 1))
@@ -63,6 +63,9 @@ selftest_unpatched
 
 progress "running the selftest on test-only broken kernels (expected failures)"
 selftest_variants
+
+progress "the selftest on i386 (patched, unpatched, offset in unsigned long)"
+. tests/i386.sh
 
 progress "freezing with MS_ASYNC writeback pending (both kernels)"
 . tests/freeze.sh

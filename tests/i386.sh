@@ -1,0 +1,44 @@
+# The series on i386, where unsigned long is 32 bits and a file offset of
+# 4 GiB does not fit in it: the selftest as a 32-bit program on the
+# patched kernel (every case passes), the unpatched kernel (judged as on
+# x86_64), and the test-only kernel 'ulong' whose patch 1 computes the
+# offset in unsigned long, as the 2012 posting did: case 9 must fail there
+# on every disk.  Sourced by tests/run.sh, after tests/selftest.sh.
+# shellcheck shell=bash
+
+I386_FRAGMENTS="$TOP/config/msync.config $TOP/config/i386.config"
+
+# i386_build NAME REV [FROM]: one i386 kernel; 1 if it does not build.
+i386_build() {
+	local log=$TESTS_LOG/build-$1.log
+	if ARCH=i386 CONFIG_FRAGMENT=$I386_FRAGMENTS \
+	   scripts/build.sh "$@" >"$log" 2>&1; then
+		pass "$1 kernel builds (ARCH=i386, config/i386.config)"
+		return 0
+	fi
+	fail "$1 kernel builds (ARCH=i386, config/i386.config)" "$(tail -n 8 "$log")"
+	return 1
+}
+
+expect_ok "i386 initramfs builds: 32-bit busybox, selftest built with gcc -m32" \
+	env ARCH=i386 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs-i386.cpio.gz"
+if file "$BUILD_DIR/guest-i386/root/bin/msync_test" | grep -q 'ELF 32-bit.*80386'; then
+	pass "the i386 guest's selftest is a 32-bit program"
+else
+	fail "the i386 guest's selftest is a 32-bit program" \
+		"$(file "$BUILD_DIR/guest-i386/root/bin/msync_test")"
+fi
+if i386_build i386-patched series; then
+	judge i386-patched "all $SELFTEST_CASES cases ok (on file systems, $RAW_ONLY skips)" 0 \
+		"$(seq 1 $SELFTEST_CASES)" ""
+	if scripts/variant.sh ulong >"$TESTS_LOG/variant-ulong.log" 2>&1 &&
+	   i386_build i386-ulong variant-ulong i386-patched; then
+		judge i386-ulong "case 9 (mapping at 4 GiB) fails" "" "" "9"
+	else
+		fail "test-only kernel 'ulong' (tests/variants/ulong.patch)" \
+			"$(tail -n 8 "$TESTS_LOG/variant-ulong.log")"
+	fi
+fi
+if i386_build i386-unpatched base; then
+	judge i386-unpatched "cases ${CHANGED// /,} fail, ${KEPT// /,} pass" 1 "$KEPT" "$CHANGED"
+fi
