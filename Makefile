@@ -22,7 +22,7 @@ help:
 	@echo 'make boot       interactive shell in the patched guest'
 	@echo 'make export     format-patch build/linux back into patches/'
 	@echo 'make series     a ready-to-send mbox in out/series/ (nothing is sent)'
-	@echo 'make bench      benchmark of four kernels (unpatched, patched, 2 designs): out/bench.{md,csv,png}'
+	@echo 'make bench      benchmark of four kernels (unpatched, patched, 2 designs) and M1 on i386: out/bench.{md,csv,png}'
 	@echo 'make clean      remove out/ and the build directories (keeps dl/)'
 	@echo 'make distclean  also remove build/linux and dl/'
 	@echo 'settings: DL_DIR=$(DL_DIR) KERNEL_URL, TIMEOUT, MEM, SMP, ACCEL=tcg|kvm'
