@@ -15,7 +15,7 @@ export DL_DIR
 help:
 	@echo 'make run        build the patched kernel and run the msync selftest in QEMU'
 	@echo 'make check      the whole test suite; ends with "N passed, N failed"'
-	@echo 'make torture    the long runs (a million fuzzed msync() calls per kernel)'
+	@echo 'make torture    the long runs (a million fuzzed msync() calls, 200 crash-checked syncs per fs and kernel)'
 	@echo 'make tree       build/linux: v3.5 + fixes/ (tag base) + patches/ (branch series)'
 	@echo 'make tree-reset drop unexported commits in build/linux, rebuild it from patches/'
 	@echo 'make build      build the unpatched (base) and patched (series) kernels'

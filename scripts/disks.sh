@@ -13,18 +13,6 @@ RAW_SIZE=${RAW_SIZE:-6G}
 golden=$BUILD_DIR/disks
 mkdir -p "$golden" "$dir"
 
-# -b 4096: small images would get 1 KiB blocks.  ext4: no feature newer
-# than v3.5 (metadata_csum came in 3.6, orphan_file much later), and
-# inode tables initialised now, or ext4lazyinit writes during the test.
-mkfs_for() {
-	case $1 in
-	ext4) echo "mkfs.ext4 -q -F -b 4096 -O ^metadata_csum,^metadata_csum_seed,^orphan_file,^64bit -E lazy_itable_init=0,lazy_journal_init=0" ;;
-	ext3) echo "mkfs.ext3 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0" ;;
-	ext2) echo "mkfs.ext2 -q -F -b 4096 -E lazy_itable_init=0" ;;
-	*) die "unknown scratch file system '$1'" ;;
-	esac
-}
-
 for fs in "$@"; do
 	type=${fs%%-*}
 	size=$FS_SIZE

@@ -46,6 +46,20 @@ need() {
 		die "'$1' not found: install the Debian package '$2' (or run 'make deps')"
 }
 
+# mkfs_for TYPE: the mkfs command line of a scratch file system (ext4,
+# ext3, ext2), image name and size to be added.
+# -b 4096: small images would get 1 KiB blocks.  ext4: no feature newer
+# than v3.5 (metadata_csum came in 3.6, orphan_file much later), and
+# inode tables initialised now, or ext4lazyinit writes during the test.
+mkfs_for() {
+	case $1 in
+	ext4) echo "mkfs.ext4 -q -F -b 4096 -O ^metadata_csum,^metadata_csum_seed,^orphan_file,^64bit -E lazy_itable_init=0,lazy_journal_init=0" ;;
+	ext3) echo "mkfs.ext3 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0" ;;
+	ext2) echo "mkfs.ext2 -q -F -b 4096 -E lazy_itable_init=0" ;;
+	*) die "unknown scratch file system '$1'" ;;
+	esac
+}
+
 jobs_n() {
 	echo $(($(nproc) + 1))
 }

@@ -33,19 +33,12 @@ crash_fslist="ext4 ext3 ext2"
 
 # crash_mkfs FS IMG ROOT: a file system of CRASH_FS_BLOCKS blocks holding
 # the files of ROOT, on an image with room for the marker area after it.
-# The feature sets are those of scripts/disks.sh (what v3.5 mounts).
+# The mkfs options are those of every scratch disk (mkfs_for).
 crash_mkfs() {
-	local opts
-	case $1 in
-	ext4) opts="-O ^metadata_csum,^metadata_csum_seed,^orphan_file,^64bit -E lazy_itable_init=0,lazy_journal_init=0" ;;
-	ext3) opts="-E lazy_itable_init=0,lazy_journal_init=0" ;;
-	ext2) opts="-E lazy_itable_init=0" ;;
-	esac
 	rm -f "$2"
 	# CRASH_DISK_SIZE and CRASH_FS_BLOCKS of guest/msync_crash.h.
 	truncate -s $(((8192 + 256) * 4096)) "$2"
-	# shellcheck disable=SC2086
-	mkfs."$1" -q -F -b 4096 $opts -d "$3" "$2" 8192
+	$(mkfs_for "$1") -d "$3" "$2" 8192
 }
 
 # crash_setup: the replayer and the file of initial records.

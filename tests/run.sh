@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$TOP"
 
 started=$(date +%s)
-total=12
+total=13
 n=0
 progress() {
 	n=$((n + 1))
@@ -72,6 +72,9 @@ progress "freezing with MS_ASYNC writeback pending (both kernels)"
 
 progress "fuzzing msync() against its error contract (both kernels)"
 . tests/fuzz.sh
+
+progress "crash points and I/O errors of MS_SYNC (both kernels)"
+. tests/crash.sh
 
 progress "benchmark smoke run"
 . tests/bench.sh
