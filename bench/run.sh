@@ -30,7 +30,7 @@ what_of() {
 	esac
 }
 i386_env() {
-	ARCH=i386 CONFIG_FRAGMENT="$TOP/config/msync.config $TOP/config/i386.config" "$@"
+	GUEST_ARCH=i386 CONFIG_FRAGMENT="$TOP/config/msync.config $TOP/config/i386.config" "$@"
 }
 nk=0
 for k in $kernels; do nk=$((nk + 1)); done
@@ -51,7 +51,7 @@ for k in $kernels; do
 	esac
 done
 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
-ARCH=i386 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs-i386.cpio.gz"
+GUEST_ARCH=i386 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs-i386.cpio.gz"
 for k in $kernels; do
 	n=$((n + 1))
 	step "[$n/$total]" "benchmarking the $(what_of "$k") kernel (up to $((TIMEOUT / 60)) min)"

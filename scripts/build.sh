@@ -4,8 +4,8 @@
 # incrementally.  With FROM, a kernel that differs from FROM's in a few
 # files (a test-only variant) is built in FROM's worktree, starting from a
 # copy of build/o-FROM: only what the variant changes is compiled.
-# ARCH (x86_64 or i386) and CONFIG_FRAGMENT go to config.sh.  The log is
-# out/build-NAME.log.
+# GUEST_ARCH (x86_64 or i386: the kernel's ARCH) and CONFIG_FRAGMENT go to
+# config.sh.  The log is out/build-NAME.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -13,7 +13,7 @@ name=$1 rev=$2 from=${3:-}
 src=$BUILD_DIR/src-${from:-$name}
 obj=$BUILD_DIR/o-$name
 log=$OUT_DIR/build-$name.log
-arch=${ARCH:-x86_64}
+arch=${GUEST_ARCH:-x86_64}
 mkdir -p "$OUT_DIR"
 
 want=$(git -C "$TREE" rev-parse "$rev^{commit}") || die "no revision $rev in $TREE"

@@ -2,13 +2,13 @@
 # config.sh SRC OBJ: write OBJ/.config from allnoconfig plus the fragments
 # (CONFIG_FRAGMENT: one or more files, later ones win; default
 # config/msync.config), then check that every option they set survived
-# Kconfig.  ARCH (x86_64 or i386) is passed to make.
+# Kconfig.  GUEST_ARCH (x86_64 or i386) is make's ARCH.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$1 obj=$2
 frags=${CONFIG_FRAGMENT:-$TOP/config/msync.config}
-arch=${ARCH:-x86_64}
+arch=${GUEST_ARCH:-x86_64}
 for f in $frags; do
 	[ -f "$f" ] || die "config fragment $f not found"
 done

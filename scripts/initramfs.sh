@@ -3,14 +3,14 @@
 # the msync selftest as committed on branch series of build/linux, the
 # benchmark and every guest/*.c program (static), and the run scripts
 # guest/run-*.sh (run RUN in the guest: /lib/msync/run-RUN.sh).
-# ARCH=i386 builds 32-bit programs (gcc -m32) around a 32-bit busybox
+# GUEST_ARCH=i386 builds 32-bit programs (gcc -m32) around a 32-bit busybox
 # (BUSYBOX, default: the one scripts/busybox32.sh unpacks): the selftest
 # and the benchmark only, the 32-bit checks are theirs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$1
-arch=${ARCH:-x86_64}
+arch=${GUEST_ARCH:-x86_64}
 selftest=tools/testing/selftests/msync
 work=$BUILD_DIR/guest-$arch
 progs=("$TOP/bench/msync_bench.c")
@@ -19,7 +19,7 @@ x86_64) cc="gcc -static" ; BUSYBOX=${BUSYBOX:-/bin/busybox}
 	progs+=("$TOP"/guest/*.c) ;;
 i386) cc="gcc -m32 -static"
 	BUSYBOX=${BUSYBOX:-$("$TOP/scripts/busybox32.sh")} ;;
-*) die "ARCH=$arch: x86_64 or i386" ;;
+*) die "GUEST_ARCH=$arch: x86_64 or i386" ;;
 esac
 [ -x "$BUSYBOX" ] || die "$BUSYBOX not found: install busybox-static"
 

@@ -11,7 +11,7 @@ I386_FRAGMENTS="$TOP/config/msync.config $TOP/config/i386.config"
 # i386_build NAME REV [FROM]: one i386 kernel; 1 if it does not build.
 i386_build() {
 	local log=$TESTS_LOG/build-$1.log
-	if ARCH=i386 CONFIG_FRAGMENT=$I386_FRAGMENTS \
+	if GUEST_ARCH=i386 CONFIG_FRAGMENT=$I386_FRAGMENTS \
 	   scripts/build.sh "$@" >"$log" 2>&1; then
 		pass "$1 kernel builds (ARCH=i386, config/i386.config)"
 		return 0
@@ -21,7 +21,7 @@ i386_build() {
 }
 
 expect_ok "i386 initramfs builds: 32-bit busybox, selftest built with gcc -m32" \
-	env ARCH=i386 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs-i386.cpio.gz"
+	env GUEST_ARCH=i386 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs-i386.cpio.gz"
 if file "$BUILD_DIR/guest-i386/root/bin/msync_test" | grep -q 'ELF 32-bit.*80386'; then
 	pass "the i386 guest's selftest is a 32-bit program"
 else
