@@ -1,0 +1,148 @@
+# The race test (guest/msync_race.c, guest/run-race.sh) on debug kernels
+# (config/debug.config on top of config/msync.config: lockdep, debug
+# objects, DEBUG_VM, DEBUG_PAGEALLOC, SLUB_DEBUG_ON, kmemleak, hung task
+# and lockup detectors, failslab):
+#   debug            the series: the stress must run clean on every disk
+#   debug-unpatched  v3.5: the same
+#   debug-mmapsem    the series with the test-only change
+#                    tests/variants/mmapsem.patch (MS_SYNC syncs with
+#                    mmap_sem held): lockdep must report it in the run
+# RACE_SECONDS (60; make torture: 600) is the stress time per kernel,
+# spread over the disks ext4, ext3, ext2, raw and ext4-sat (ext4 on a
+# disk throttled to RACE_BPS, 4 MiB/s, kept saturated by a flood thread).
+# RACE_SEED (default: the date) repeats the choices of a run.  With 300 s
+# per kernel or more, kmemleak also scans after every disk.  The guests
+# boot with acpi=off: with kmemleak and SLUB user tracking a stack trace is
+# taken per allocation, and the ACPI interpreter's allocations at boot
+# then take 40 s under TCG (1.7 s with acpi=off).  Sourced by tests/run.sh
+# and tests/torture.sh.
+# shellcheck shell=bash
+
+RACE_SECONDS=${RACE_SECONDS:-60}
+RACE_SEED=${RACE_SEED:-$(date +%s)}
+RACE_BPS=${RACE_BPS:-4194304}
+race_frag="$TOP/config/msync.config $TOP/config/debug.config"
+race_disks="ext4 ext3 ext2 raw ext4-sat"
+race_secs=$((RACE_SECONDS / 5))
+[ $race_secs -ge 1 ] || race_secs=1
+race_scans=end
+[ "$RACE_SECONDS" -ge 300 ] && race_scans=each
+race_started=$(date +%s)
+# lockdep, BUG/WARN/oops, hung tasks: as scripts/verdict.sh sees them
+race_lockdep='possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage'
+race_bug='Kernel panic|Oops|BUG:|WARNING: at|general protection fault|ODEBUG:'
+race_hung='INFO: task .* blocked'
+
+# race_build NAME REV [FROM]: build a debug kernel; 0 if it built.
+race_build() {
+	local t0=$SECONDS log=$TESTS_LOG/race-build-$1.log
+	if CONFIG_FRAGMENT="$race_frag" scripts/build.sh "$@" >"$log" 2>&1; then
+		pass "debug kernel $1 builds ($2)"
+		echo "       $1: built in $((SECONDS - t0)) s, bzImage $(stat -c %s "$BUILD_DIR/o-$1/arch/x86/boot/bzImage") bytes"
+		return 0
+	fi
+	fail "debug kernel $1 builds ($2)" "$(tail -n 8 "$log")"
+	return 1
+}
+
+# race_counts LOG: the kernel's reports in a console log, one line.
+race_counts() {
+	local text
+	text=$(tr -d '\r' <"$1" 2>/dev/null || true)
+	echo "lockdep $(grep -cE "$race_lockdep" <<<"$text" || true)," \
+		"BUG/WARN $(grep -cE "$race_bug" <<<"$text" || true)," \
+		"hung tasks $(grep -cE "$race_hung" <<<"$text" || true)"
+}
+
+# race_boot KERNEL KIND: the stress on every disk (KIND: patched or
+# unpatched); the status of guest.sh (verdict.sh: no kernel report, every
+# result exit=0) goes to a file, for race_judge.
+race_boot() {
+	local k=$1 kind=$2 rc=0
+	env FSLIST="$race_disks" THROTTLE_ONLY=ext4-sat \
+		THROTTLE_BPS="$RACE_BPS" EIO_SECTOR= MEM=512 \
+		TIMEOUT=$((RACE_SECONDS + 400)) \
+		APPEND="acpi=off msync.arg=$race_secs:$RACE_SEED:$kind:$race_scans" \
+		scripts/guest.sh "$k" race >"$TESTS_LOG/race-$k.out" 2>&1 || rc=$?
+	echo $rc >"$TESTS_LOG/race-$k.rc"
+}
+
+# race_judge KERNEL SECONDS: every disk must have a clean result line,
+# and the kernel no report.
+race_judge() {
+	local k=$1 out=$TESTS_LOG/race-$1.out log=$OUT_DIR/$1-race.log d missing=""
+	if [ "$(cat "$TESTS_LOG/race-$k.rc" 2>/dev/null)" = 0 ]; then
+		for d in $race_disks kmemleak; do
+			grep -q "^msync-guest: result race $d exit=0$" "$out" ||
+				missing="$missing $d"
+		done
+	else
+		missing=" $(tail -n 1 "$out")"
+	fi
+	if [ -z "$missing" ]; then
+		pass "$k: msync race, $RACE_SECONDS s on $race_disks: no problem, no kernel report (seed $RACE_SEED)"
+	else
+		fail "$k: msync race, $RACE_SECONDS s on $race_disks (seed $RACE_SEED): failed:$missing" \
+			"$(grep -E '^(msync-guest: result race .* exit=[^0]|# PROBLEM|not ok|FAIL)|^  ' "$out" | head -n 8)" \
+			"console log: $log"
+	fi
+	echo "       $k: $(race_counts "$log"), $2 s"
+	grep -E '^# ([0-9]+ operations|race )' "$out" |
+		grep -vE 'seconds:|started' | sed "s/^# /       $k: /" || true
+}
+
+# race_mmapsem: the variant must draw a lockdep report in its run (ext4:
+# its fsync takes i_mutex, and write() faults under i_mutex); the run
+# stops at the report.
+race_mmapsem() {
+	local k=debug-mmapsem out=$TESTS_LOG/race-debug-mmapsem.out
+	local log=$OUT_DIR/debug-mmapsem-race.log t0=$SECONDS text
+	env FSLIST=ext4 THROTTLE_BPS= EIO_SECTOR= MEM=512 TIMEOUT=240 \
+		APPEND="acpi=off msync.arg=30:$RACE_SEED" \
+		scripts/guest.sh "$k" race >"$out" 2>&1 || true
+	text=$(tr -d '\r' <"$log" 2>/dev/null || true)
+	if grep -q 'possible circular locking dependency' <<<"$text" &&
+	   grep -q 'mmap_sem' <<<"$text"; then
+		pass "$k: MS_SYNC with mmap_sem held draws a lockdep report (seed $RACE_SEED)"
+	else
+		fail "$k: MS_SYNC with mmap_sem held: no lockdep report naming mmap_sem in the run" \
+			"$(grep -E '^(msync-guest|# [0-9]+ operations)' <<<"$text" | tail -n 4)" \
+			"console log: $log"
+	fi
+	echo "       $k: $(race_counts "$log"), $((SECONDS - t0)) s"
+	grep -A1 -E '^ *(-> #[0-9]|\[ INFO: possible)|is trying to acquire|already holding' <<<"$text" |
+		grep -v '^--' | sed "s/^ */       $k: /" || true
+	grep -m 2 -E 'sys_msync|vfs_fsync_range' <<<"$text" | sed "s/^ */       $k: /" || true
+	grep -E '^# [0-9]+ operations' "$out" | sed "s/^# /       $k: /" || true
+}
+
+# The two stress runs go in parallel (RACE_PARALLEL=0: one after the
+# other): each is RACE_SECONDS of wall time, and on 2 cores in parallel
+# each does about half the operations, which are printed.
+RACE_PARALLEL=${RACE_PARALLEL:-1}
+race_ok=""
+race_build debug series && race_ok="$race_ok debug"
+race_build debug-unpatched base && race_ok="$race_ok debug-unpatched"
+race_t0=$SECONDS
+for race_k in $race_ok; do
+	race_kind=patched
+	[ $race_k = debug-unpatched ] && race_kind=unpatched
+	if [ "$RACE_PARALLEL" = 1 ]; then
+		race_boot $race_k $race_kind &
+	else
+		race_boot $race_k $race_kind
+	fi
+done
+wait
+for race_k in $race_ok; do
+	race_judge $race_k $((SECONDS - race_t0))
+done
+case " $race_ok " in *" debug "*)
+	if scripts/variant.sh mmapsem >"$TESTS_LOG/race-variant.log" 2>&1; then
+		race_build debug-mmapsem variant-mmapsem debug && race_mmapsem
+	else
+		fail "test variant mmapsem applies to the series" \
+			"$(tail -n 4 "$TESTS_LOG/race-variant.log")"
+	fi ;;
+esac
+echo "       race group: $(($(date +%s) - race_started)) s"
