@@ -6,16 +6,21 @@
 #   debug-unpatched  v3.5: the same
 #   debug-mmapsem    the series with the test-only change
 #                    tests/variants/mmapsem.patch (MS_SYNC syncs with
-#                    mmap_sem held): lockdep must report it in the run
+#                    mmap_sem held), built from debug's objects: lockdep
+#                    must report it in the same stress (on ext4, stopped at
+#                    the report)
 # RACE_SECONDS (60; make torture: 600) is the stress time per kernel,
 # spread over the disks ext4, ext3, ext2, raw and ext4-sat (ext4 on a
 # disk throttled to RACE_BPS, 4 MiB/s, kept saturated by a flood thread).
-# RACE_SEED (default: the date) repeats the choices of a run.  With 300 s
-# per kernel or more, kmemleak also scans after every disk.  The guests
-# boot with acpi=off: with kmemleak and SLUB user tracking a stack trace is
-# taken per allocation, and the ACPI interpreter's allocations at boot
-# then take 40 s under TCG (1.7 s with acpi=off).  Sourced by tests/run.sh
-# and tests/torture.sh.
+# The debug and debug-unpatched guests run at the same time
+# (RACE_PARALLEL=0: one after the other).  RACE_SEED (default: the date)
+# repeats the choices of a run.  With 300 s per kernel or more, kmemleak
+# also scans after every disk, not only at the end.  The guests boot with
+# acpi=off: kmemleak and SLUB's user tracking take a stack trace per
+# allocation, and the ACPI interpreter's allocations at boot then take
+# 40 s under TCG (1.7 s in all with acpi=off).  Counts of operations and
+# of the kernel's reports are printed per kernel and disk.  Sourced by
+# tests/run.sh and tests/torture.sh.
 # shellcheck shell=bash
 
 RACE_SECONDS=${RACE_SECONDS:-60}
