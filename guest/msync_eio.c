@@ -45,6 +45,32 @@ static int sync_page(long page)
 	return msync(map + page * CRASH_PAGE, CRASH_PAGE, MS_SYNC);
 }
 
+/*
+ * Print the state of a page of the mapping: "dirty" (PG_dirty or
+ * PG_writeback, /proc/kpageflags bits 4 and 8) or "clean", from the page
+ * itself, not from what a sync returned.
+ */
+static void show_state(const char *name, long page)
+{
+	uint64_t ent = 0, flags = 0;
+	unsigned long va = (unsigned long)(map + page * CRASH_PAGE);
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kf = open("/proc/kpageflags", O_RDONLY);
+
+	if (pm < 0 || kf < 0 ||
+	    pread(pm, &ent, 8, (off_t)(va / CRASH_PAGE) * 8) != 8 ||
+	    !(ent >> 63) ||
+	    pread(kf, &flags, 8, (off_t)(ent & ((1ULL << 55) - 1)) * 8) != 8)
+		printf("# eio %s = unknown\n", name);
+	else
+		printf("# eio %s = %s\n", name,
+		       flags & (1 << 4 | 1 << 8) ? "dirty" : "clean");
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+}
+
 int main(int argc, char **argv)
 {
 	long bad, good;
@@ -71,10 +97,12 @@ int main(int argc, char **argv)
 	dirty(bad);
 	show("sync-bad", sync_page(bad));
 	/* The failed page is clean now and the error was reported once. */
+	show_state("bad-page-after-sync", bad);
 	show("resync-bad", sync_page(bad));
 	/* fdatasync() does the same on the same kernel. */
 	dirty(bad);
 	show("fdatasync-bad", fdatasync(fd));
+	show_state("bad-page-after-fdatasync", bad);
 	show("refdatasync-bad", fdatasync(fd));
 
 	/* A healthy range while the failing page is dirty too: the range
