@@ -216,7 +216,7 @@ if [ -f $kl ] && ! lockdep_seen; then
 	kmemleak_new >/tmp/kmemleak
 	leaks=$(tail -n 1 /tmp/kmemleak)
 	sed '$d' /tmp/kmemleak
-	echo "# race kmemleak: $leaks unreferenced objects allocated during the runs ($(($(uptime_s) - t0)) s)"
+	echo "# race kmemleak: $leaks unreferenced objects allocated during the runs, $(grep -c '^unreferenced object' $kl) in all ($(($(uptime_s) - t0)) s)"
 	say "result race kmemleak exit=$([ "$leaks" = 0 ] && echo 0 || echo 1)"
 fi
 [ -d $fsl ] && echo 0 >$fsl/probability
