@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$TOP"
 
 started=$(date +%s)
-total=13
+total=14
 n=0
 progress() {
 	n=$((n + 1))
@@ -75,6 +75,9 @@ progress "fuzzing msync() against its error contract (both kernels)"
 
 progress "crash points and I/O errors of MS_SYNC (both kernels)"
 . tests/crash.sh
+
+progress "racing msync() on debug kernels (lockdep, kmemleak, debug objects)"
+. tests/race.sh
 
 progress "benchmark smoke run"
 . tests/bench.sh
