@@ -26,16 +26,8 @@
 #include <sys/mman.h>
 
 #include "msync_crash.h"
+#include "rnd.h"
 
-static uint64_t rng;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
-}
 
 static int dev_fd;
 static struct marker *mk;

@@ -33,6 +33,8 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "rnd.h"
+
 #define WINDOW		64		/* pages in the model */
 #define EDGE		8		/* unmapped pages on each side */
 #define BASE		0x300000000000UL	/* the window's address */
@@ -45,16 +47,6 @@ static const char *const kind_name[] = {
 static enum kind model[WINDOW];
 static long page;
 static int file_fd = -1, dev_fd = -1;
-static uint64_t rng;
-
-static uint64_t rnd(void)
-{
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
-}
 
 static unsigned long window(void)
 {
