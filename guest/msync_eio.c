@@ -46,35 +46,42 @@ static int sync_page(long page)
 }
 
 /*
- * Print the state of a page of the mapping: "dirty" (PG_dirty or
- * PG_writeback, /proc/kpageflags bits 4 and 8) or "clean", from the page
- * itself, not from what a sync returned.
+ * The state of a page of the mapping, from the page itself: 1 if it is
+ * dirty or under writeback (/proc/kpageflags bits 4 and 8), 0 if clean,
+ * -1 if it cannot be read.
  */
-static void show_state(const char *name, long page)
+static int page_busy(long page)
 {
 	uint64_t ent = 0, flags = 0;
 	unsigned long va = (unsigned long)(map + page * CRASH_PAGE);
 	int pm = open("/proc/self/pagemap", O_RDONLY);
 	int kf = open("/proc/kpageflags", O_RDONLY);
+	int ret = -1;
 
-	if (pm < 0 || kf < 0 ||
-	    pread(pm, &ent, 8, (off_t)(va / CRASH_PAGE) * 8) != 8 ||
-	    !(ent >> 63) ||
-	    pread(kf, &flags, 8, (off_t)(ent & ((1ULL << 55) - 1)) * 8) != 8)
-		printf("# eio %s = unknown\n", name);
-	else
-		printf("# eio %s = %s\n", name,
-		       flags & (1 << 4 | 1 << 8) ? "dirty" : "clean");
+	if (pm >= 0 && kf >= 0 &&
+	    pread(pm, &ent, 8, (off_t)(va / CRASH_PAGE) * 8) == 8 &&
+	    (ent >> 63) &&
+	    pread(kf, &flags, 8, (off_t)(ent & ((1ULL << 55) - 1)) * 8) == 8)
+		ret = !!(flags & (1 << 4 | 1 << 8));
 	if (pm >= 0)
 		close(pm);
 	if (kf >= 0)
 		close(kf);
+	return ret;
+}
+
+static void show_state(const char *name, long page)
+{
+	int busy = page_busy(page);
+
+	printf("# eio %s = %s\n", name,
+	       busy < 0 ? "unknown" : busy ? "dirty" : "clean");
 }
 
 int main(int argc, char **argv)
 {
 	long bad, good;
-	int fd;
+	int fd, i;
 
 	printf("TAP version 13\n1..1\n");
 	if (argc != 4) {
@@ -118,7 +125,10 @@ int main(int argc, char **argv)
 	dirty(good);
 	sync_file_range(fd, bad * CRASH_PAGE, CRASH_PAGE,
 			SYNC_FILE_RANGE_WRITE);
-	sleep(2);
+	/* Its writeback over (waiting in a sync would take the error) */
+	for (i = 0; i < 2000 && page_busy(bad) != 0; i++)
+		usleep(10000);
+	show_state("bad-page-after-writeback", bad);
 	show("sync-good-sticky", sync_page(good));
 	dirty(good);
 	show("resync-good", sync_page(good));

@@ -50,7 +50,7 @@ req_objects() {
 }
 
 lockdep_seen() {
-	dmesg | grep -qE 'possible (circular|recursive) locking|inconsistent lock state'
+	dmesg | grep -E 'possible (circular|recursive) locking|inconsistent lock state|lock order detected|irq lock inversion' >/dev/null
 }
 
 alive() {

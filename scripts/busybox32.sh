@@ -8,11 +8,11 @@ set -euo pipefail
 pkg=busybox-static:i386
 dest=$BUILD_DIR/busybox-i386
 bin=$dest/bin/busybox
-if [ -x "$bin" ] && file -L "$bin" | grep -q 'ELF 32-bit.*static'; then
+if [ -x "$bin" ] && file -L "$bin" | grep 'ELF 32-bit.*static' >/dev/null; then
 	echo "$bin"
 	exit 0
 fi
-dpkg --print-foreign-architectures | grep -qx i386 ||
+dpkg --print-foreign-architectures | grep -x i386 >/dev/null ||
 	die "dpkg does not know i386: run 'make deps' as root (dpkg --add-architecture i386 && apt-get update)"
 ver=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
 	awk '/^Version:/ { print $2; exit }')
@@ -39,6 +39,6 @@ mkdir -p "$dest"
 dpkg-deb -x "$deb" "$dest.tmp" || die "unpacking $deb failed"
 mv "$dest.tmp/bin" "$dest/bin"
 rm -rf "$dest.tmp"
-file -L "$bin" | grep -q 'ELF 32-bit.*static' ||
+file -L "$bin" | grep 'ELF 32-bit.*static' >/dev/null ||
 	die "$deb holds no static i386 busybox at /bin/busybox"
 echo "$bin"

@@ -25,7 +25,7 @@ command -v file >/dev/null 2>&1 || missing="$missing file"
 # The i386 guest's busybox comes from busybox-static:i386, which apt
 # lists only once dpkg knows the architecture (scripts/busybox32.sh).
 foreign=""
-dpkg --print-foreign-architectures | grep -qx i386 || foreign=i386
+dpkg --print-foreign-architectures | grep -x i386 >/dev/null || foreign=i386
 # HTTPS downloads need the CA certificates curl does not depend on.
 [ -e /etc/ssl/certs/ca-certificates.crt ] || missing="$missing ca-certificates"
 [ -z "$missing$foreign" ] && exit 0

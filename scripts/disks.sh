@@ -22,13 +22,15 @@ for fs in "$@"; do
 		sha256sum | cut -c1-8).img
 	if ! [ -f "$img" ]; then
 		need mkfs.ext4 e2fsprogs
-		rm -f "$img.tmp"
-		truncate -s "$size" "$img.tmp"
+		# A name of its own: two guests booting at once may both
+		# make the image; the rename makes either one whole.
+		tmp=$(mktemp "$img.XXXXXX")
+		truncate -s "$size" "$tmp"
 		if [ "$type" != raw ]; then
-			$(mkfs_for "$type") "$img.tmp" >/dev/null 2>&1 ||
-				die "mkfs for $type failed: $(mkfs_for "$type")"
+			$(mkfs_for "$type") "$tmp" >/dev/null 2>&1 ||
+				{ rm -f "$tmp"; die "mkfs for $type failed: $(mkfs_for "$type")"; }
 		fi
-		mv "$img.tmp" "$img"
+		mv "$tmp" "$img"
 	fi
 	cp --sparse=always "$img" "$dir/$fs.img"
 	echo "$dir/$fs.img"

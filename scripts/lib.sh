@@ -60,6 +60,15 @@ mkfs_for() {
 	esac
 }
 
+# What a kernel prints when something went wrong, as extended regexes for
+# grep -E over a console log (verdict.sh, the race test): lockdep's
+# reports; BUG_ON/VM_BUG_ON, oopses, WARN_ON, debug objects, SLUB's
+# poison and red-zone reports, RCU stalls; hung tasks.
+KERNEL_LOCKDEP_RE='possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock order detected|irq lock inversion'
+KERNEL_BUG_RE='Kernel panic|Oops|BUG:|kernel BUG at|invalid opcode:|WARNING: at|general protection fault|ODEBUG:|BUG [^ ]+ \((Not t|T)ainted\)|detected stall'
+KERNEL_HUNG_RE='INFO: task .* blocked'
+KERNEL_ERROR_RE="$KERNEL_BUG_RE|$KERNEL_HUNG_RE|$KERNEL_LOCKDEP_RE"
+
 jobs_n() {
 	echo $(($(nproc) + 1))
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # verdict.sh [--sane] LOG: judge a guest console log.
-#   fail if the kernel oopsed, hit a BUG or WARNING, made a lockdep or
-#   debug-objects report, or panicked (whatever
+#   fail if the kernel oopsed, hit a BUG or WARNING, made a lockdep,
+#   debug-objects, SLUB or RCU-stall report, or panicked (whatever
 #   the result lines say), or if the guest never printed "msync-guest: done";
 #   without --sane, also fail unless every result line says exit=0.
 # Prints one verdict line; exit 0 on pass.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 sane_only=0
 if [ "${1:-}" = --sane ]; then
@@ -18,7 +19,7 @@ log=$1
 # One copy without carriage returns; here-strings, not pipes into grep -q,
 # which under pipefail fail at random when the writer gets SIGPIPE.
 text=$(tr -d '\r' <"$log")
-bad=$(grep -E 'Kernel panic|Oops|BUG:|WARNING: at|general protection fault|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|ODEBUG:' <<<"$text" | head -n 5 || true)
+bad=$(grep -E "$KERNEL_ERROR_RE" <<<"$text" | head -n 5 || true)
 if [ -n "$bad" ]; then
 	echo "$bad" | sed 's/^/  /' >&2
 	echo "FAIL: kernel error in $log"

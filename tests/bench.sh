@@ -31,7 +31,7 @@ if [ -f "$BUILD_DIR/o-i386-patched/arch/x86/boot/bzImage" ]; then
 	log=$TESTS_LOG/bench-quick-i386-patched.out
 	if (. bench/guest.env && APPEND=msync.arg=--only:M1 VERDICT= TIMEOUT=300 \
 		scripts/guest.sh i386-patched bench-quick) >"$log" 2>&1 &&
-	   tr -d '\r' <"$OUT_DIR/i386-patched-bench-quick.log" | grep -q '^csv,M1,'; then
+	   tr -d '\r' <"$OUT_DIR/i386-patched-bench-quick.log" | grep '^csv,M1,' >/dev/null; then
 		pass "bench smoke run on i386-patched: M1 rows"
 		i386=i386-patched=$OUT_DIR/i386-patched-bench-quick.log
 	else

@@ -106,7 +106,7 @@ crash_check() {
 	corrupt=$(crash_field "$line" corrupt)
 	garbage=$(crash_field "$line" garbage)
 	CRASH_FIGURES="$CRASH_FIGURES
-       $k $fs: $points crash points ($(crash_field "$line" flush) at flushes), $ranges synced ranges, $checks range checks, $lr ranges lost, $corrupt corrupt, $garbage garbage, $(crash_field "$line" torn) torn pages; log: $flushes flushes"
+       $k $fs: $points crash points ($(crash_field "$line" flush) at flushes), $ranges synced ranges, $checks range checks, $lr ranges lost, $corrupt corrupt, $garbage garbage, $(crash_field "$line" torn) torn pages, $(crash_field "$line" repaired) repaired by e2fsck beyond the journal; log: $flushes flushes"
 	if [ "$ranges" -lt "$CRASH_RANGES" ]; then
 		fail "$k $fs: $CRASH_RANGES synced ranges in the log" \
 			"only $ranges markers in $run/$fs.log"
@@ -124,7 +124,7 @@ crash_check() {
 		CRASH_FIGURES="$CRASH_FIGURES
        $k ext2 (v3.5 finding, not a failure): no cache flush in fdatasync: $lr of $ranges synced ranges lost at some crash point ($lf at flush points, $ls at partly written points)"
 	elif [ $rc = 0 ] && [ "$flushes" -gt 0 ]; then
-		pass "$k $fs: 0 of $ranges synced ranges lost at $points crash points ($checks range checks), e2fsck clean"
+		pass "$k $fs: 0 of $ranges synced ranges lost at $points crash points ($checks range checks), no e2fsck error"
 	else
 		fail "$k $fs: 0 synced ranges lost at every crash point" \
 			"lost: $lr ranges ($lf at flush points, $lp write-through, $ls partly written), corrupt $corrupt, garbage $garbage, flushes in the log $flushes; see $out" \
@@ -155,8 +155,8 @@ crash_selftest() {
 # the same on both, fdatasync included: after a failed write the page is
 # clean (v3.5 drops its dirty bit), so the same sync again returns 0.
 crash_eio_same="sync-bad=EIO bad-page-after-sync=clean resync-bad=0 fdatasync-bad=EIO bad-page-after-fdatasync=clean refdatasync-bad=0"
-crash_eio_expect_patched="$crash_eio_same sync-good-bad-dirty=0 fsync-after=EIO sync-good-sticky=EIO resync-good=0"
-crash_eio_expect_unpatched="$crash_eio_same sync-good-bad-dirty=EIO fsync-after=0 sync-good-sticky=EIO resync-good=0"
+crash_eio_expect_patched="$crash_eio_same sync-good-bad-dirty=0 fsync-after=EIO bad-page-after-writeback=clean sync-good-sticky=EIO resync-good=0"
+crash_eio_expect_unpatched="$crash_eio_same sync-good-bad-dirty=EIO fsync-after=0 bad-page-after-writeback=clean sync-good-sticky=EIO resync-good=0"
 
 # crash_eio K: msync_eio on an ext4 disk whose file page 4 cannot be
 # written; page 12 is healthy.

@@ -128,6 +128,18 @@ sed 's/^BUG:.*/[ INFO: possible circular locking dependency detected ]/' \
 	"$tmp/oops.log" >"$tmp/lockdep.log"
 expect_fail "a lockdep report in the log fails a passing run" \
 	"FAIL: kernel error" "$TOP/scripts/verdict.sh" "$tmp/lockdep.log"
+# The debug kernels' other reports: BUG_ON (VM_BUG_ON), SLUB's poison
+# check, lockdep's irq-safety reports, an RCU stall.
+for report in 'kernel BUG at mm/filemap.c:1234!' \
+	'BUG kmalloc-64 (Not tainted): Poison overwritten' \
+	'[ INFO: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected ]' \
+	'INFO: rcu_sched self-detected stall on CPU { 1}  (t=60000 jiffies)'; do
+	printf '%s\n' 'msync-guest: run selftest ext4' 'ok 1 - x' "$report" \
+		'msync-guest: result selftest ext4 exit=0' 'msync-guest: done' \
+		>"$tmp/report.log"
+	expect_fail "verdict fails on: ${report:0:40}" "FAIL: kernel error" \
+		"$TOP/scripts/verdict.sh" "$tmp/report.log"
+done
 grep -q 'loglevel=[5-9]' "$TOP/scripts/qemu-run.sh" &&
 	pass "the guest console shows KERN_WARNING (WARN_ON, lockdep)" ||
 	fail "the guest console shows KERN_WARNING (WARN_ON, lockdep)" \

@@ -22,7 +22,7 @@ i386_build() {
 
 expect_ok "i386 initramfs builds: 32-bit busybox, selftest built with gcc -m32" \
 	env GUEST_ARCH=i386 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs-i386.cpio.gz"
-if file "$BUILD_DIR/guest-i386/root/bin/msync_test" | grep -q 'ELF 32-bit.*80386'; then
+if file "$BUILD_DIR/guest-i386/root/bin/msync_test" | grep 'ELF 32-bit.*80386' >/dev/null; then
 	pass "the i386 guest's selftest is a 32-bit program"
 else
 	fail "the i386 guest's selftest is a 32-bit program" \
