@@ -20,7 +20,8 @@
  *        entry, or -1 for the start): the disk holds the writes up to T
  *        and nothing after, and every sync whose marker precedes the next
  *        flush entry had returned.  The state a missing flush loses.
- *   p T  time T, every completed write on the disk.
+ *   p T  time T, every completed write on the disk; points reports one
+ *        right after each marker, as well as sampled ones.
  *   s T  time T, the writes up to the last flush before T and a random
  *        half of those after it (a volatile cache writes back in any
  *        order).
@@ -260,6 +261,14 @@ static void cmd_points(long samples, uint64_t seed)
 
 		printf("%c %ld\n", i % 2 ? 's' : 'p', t);
 	}
+	/*
+	 * Right after each marker, every completed write on the disk: each
+	 * sync's own data must be there the moment msync() has returned,
+	 * flush or not (the check that matters where fsync never flushes).
+	 */
+	for (i = 0; i < nent; i++)
+		if (ent[i].mk)
+			printf("p %ld\n", i + 1);
 	printf("p %ld\n", nent);
 	free(lo);
 	free(hi);
