@@ -67,7 +67,10 @@ extract "$pat" >"$tmp/patched"
 extra_files=""
 for a in "$@"; do
 	extract "${a#*=}" >"$tmp/${a%%=*}"
-	extra_files="$extra_files ${a#*=}"
+	case ${a%%=*} in
+	i386-*) ;;
+	*) extra_files="$extra_files ${a#*=}" ;;
+	esac
 done
 kernels="unpatched patched$extra_names"
 for k in $kernels $i386_names; do
