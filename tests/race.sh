@@ -92,8 +92,9 @@ race_judge() {
 			"console log: $log"
 	fi
 	echo "       $k: $(race_counts "$log"), $2 s"
-	grep -E '^# ([0-9]+ operations|race )' "$out" |
-		grep -vE 'seconds:|started' | sed "s/^# /       $k: /" || true
+	grep -E '^((not )?ok 1 - msync race on |# race [^:]*: files)' "$out" |
+		sed "s/^# /       $k: /; s/^ok 1 - msync race on /       $k: /;
+		     s/^not ok 1 - msync race on /       $k: NOT OK: /" || true
 }
 
 # race_mmapsem: the variant must draw a lockdep report in its run (ext4:
