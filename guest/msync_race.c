@@ -49,6 +49,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "rnd.h"
+
 #define WINDOW		256		/* pages in the window */
 #define FILE_PAGES	1024		/* pages per file (4MiB) */
 #define NR_FILES	2
@@ -83,18 +85,8 @@ static uint64_t seed;
 static struct timespec deadline;
 static int stop;
 
-static __thread uint64_t rng;
 static __thread sigjmp_buf fault_jmp;
 static __thread volatile int in_store;
-
-static uint64_t rnd(void)
-{
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
-}
 
 /* Each thread's generator starts from the seed and its number, @arg */
 static void seed_thread(void *arg)
