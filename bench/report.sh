@@ -10,7 +10,7 @@
 # (plot script: bench.gp beside this file).
 #
 # M1-M5 compare unpatched and patched.  Further kernels, given as
-# name=file (e.g. caller=out/caller-bench.log pin=out/pin-bench.log, the
+# name=file (e.g. aprime=out/aprime-bench.log v4=out/v4-bench.log, the
 # other MS_ASYNC designs of patch 2), appear only in the design
 # comparison section (M3, M4 ms_async, M6), beside unpatched and patched;
 # i386-unpatched=file and i386-patched=file (an M1-only run of the i386
@@ -129,7 +129,9 @@ function maxcell(k, m, p, t) { return has(k, m, p, t) ? fmt(mx[k, m, p, t]) : "n
 # what each kernel of the design comparison is
 function design(k) {
 	if (k == "unpatched") return "v3.5: MS_ASYNC is a no-op"
-	if (k == "patched") return "v4 (the series): a request naming the mapping and range, queued to an unbound workqueue after one jiffy; the worker writes WB_SYNC_NONE in 1 MiB chunks, holding no file; a repeated MS_ASYNC joins the pending request; one active request per device"
+	if (k == "patched") return "v5 (the series, design E): the inode is expired and the flusher thread of its device asked for a kupdate pass within 100 ms; nothing allocated, no file or inode held"
+	if (k == "aprime") return "design A' (test variant, the 2012 v2): the caller writes the range, WB_SYNC_NONE, unless the device is write-congested"
+	if (k == "v4") return "v4 (test variant, design D): a request naming the mapping and range, queued to an unbound workqueue after one jiffy; the worker writes WB_SYNC_NONE in 1 MiB chunks, holding no file"
 	if (k == "caller") return "design A (test variant): the caller writes the range, WB_SYNC_NONE, and may sleep in the request queue of a congested device"
 	if (k == "pin") return "v3 (test variant): one work item per call, holding get_file() until its writeback is started; at most 1024 pending, then the caller writes"
 	return k

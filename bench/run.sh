@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # make bench: the same benchmark, same scratch image and same QEMU settings,
-# on four kernels: unpatched v3.5, the patched series, and two test variants
-# of patch 2's MS_ASYNC (tests/variants/caller.patch: the caller writes the
-# range; tests/variants/pin.patch: v3, the worker pins the file).  Then
+# on four kernels: unpatched v3.5, the patched series, and two variants of
+# patch 2's MS_ASYNC that stand for the designs it was compared with
+# (tests/variants/aprime.patch: the 2012 v2, the caller writes the range
+# unless the device is write-congested; tests/variants/v4.patch: v4 of
+# this series, a request per mapping run by a private workqueue).  Then
 # out/bench.md, bench.csv and bench.png: M1-M5 compare unpatched and
-# patched; the design comparison shows M3, M4 ms_async and M6 for all four.
-# M1 also runs on the i386 kernels (unpatched and patched): its i386 rows.
+# patched; the design comparison shows M3, M4 ms_async and M6 for all
+# four.  M1 also runs on the i386 kernels (unpatched and patched): its
+# i386 rows.  Last, bench/lmdb.sh: LMDB, the real MS_ASYNC user, on the
+# same kernels and the delay variants (out/bench-lmdb.md).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
@@ -14,7 +18,7 @@ cd "$TOP"
 export TIMEOUT=${BENCH_TIMEOUT:-900}
 
 # name, revision of build/linux, what it is
-kernels="unpatched patched caller pin i386-unpatched i386-patched"
+kernels="unpatched patched aprime v4 i386-unpatched i386-patched"
 rev_of() {
 	case $1 in
 	unpatched|i386-unpatched) echo base ;;
@@ -79,4 +83,5 @@ for k in $kernels; do
 done
 # shellcheck disable=SC2086
 bench/report.sh "$OUT_DIR/unpatched-bench.log" "$OUT_DIR/patched-bench.log" "$OUT_DIR" $extra
-echo "done: $OUT_DIR/bench.md"
+bench/lmdb.sh
+echo "done: $OUT_DIR/bench.md, $OUT_DIR/bench-lmdb.md"

@@ -22,6 +22,8 @@ command -v file >/dev/null 2>&1 || missing="$missing file"
 [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || missing="$missing libc6-dev"
 # The i386 guest's programs: gcc -m32 -static.
 [ -e /usr/lib32/libc.a ] || missing="$missing gcc-multilib"
+# The benchmark's real MS_ASYNC user, linked statically.
+[ -e /usr/lib/x86_64-linux-gnu/liblmdb.a ] || missing="$missing liblmdb-dev"
 # The i386 guest's busybox comes from busybox-static:i386, which apt
 # lists only once dpkg knows the architecture (scripts/busybox32.sh).
 foreign=""

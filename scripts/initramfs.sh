@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # initramfs.sh OUT.cpio.gz: the guest's initramfs: static busybox, /init,
 # the msync selftest as committed on branch series of build/linux, the
-# benchmark and every guest/*.c program (static), and the run scripts
+# benchmarks (LMDB's linked with Debian's static liblmdb) and every
+# guest/*.c program (static), and the run scripts
 # guest/run-*.sh (run RUN in the guest: /lib/msync/run-RUN.sh).
 # GUEST_ARCH=i386 builds 32-bit programs (gcc -m32) around a 32-bit busybox
 # (BUSYBOX, default: the one scripts/busybox32.sh unpacks): the selftest
@@ -16,7 +17,7 @@ work=$BUILD_DIR/guest-$arch
 progs=("$TOP/bench/msync_bench.c")
 case $arch in
 x86_64) cc="gcc -static" ; BUSYBOX=${BUSYBOX:-/bin/busybox}
-	progs+=("$TOP"/guest/*.c) ;;
+	progs+=("$TOP"/guest/*.c "$TOP/bench/lmdb_bench.c") ;;
 i386) cc="gcc -m32 -static"
 	BUSYBOX=${BUSYBOX:-$("$TOP/scripts/busybox32.sh")} ;;
 *) die "GUEST_ARCH=$arch: x86_64 or i386" ;;
@@ -33,8 +34,11 @@ make -s -C "$work/selftest" CC="$cc" all >"$work/selftest.log" 2>&1 ||
 	{ cat "$work/selftest.log" >&2; die "building the selftest ($arch) failed"; }
 cp "$work/selftest/msync_test" "$work/root/bin/"
 for c in "${progs[@]}"; do
+	libs=""
+	[ "$(basename "$c")" = lmdb_bench.c ] && libs=-llmdb
+	# shellcheck disable=SC2086
 	$cc -O2 -Wall -Wextra -D_FILE_OFFSET_BITS=64 -pthread \
-		-o "$work/root/bin/$(basename "$c" .c)" "$c" ||
+		-o "$work/root/bin/$(basename "$c" .c)" "$c" $libs ||
 		die "building ${c#"$TOP"/} ($arch) failed"
 done
 cp "$BUSYBOX" "$work/root/bin/busybox"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$TOP"
 
 started=$(date +%s)
-total=14
+total=15
 n=0
 progress() {
 	n=$((n + 1))
@@ -69,6 +69,9 @@ progress "the selftest on i386 (patched, unpatched, offset in unsigned long)"
 
 progress "freezing with MS_ASYNC writeback pending (both kernels)"
 . tests/freeze.sh
+
+progress "MS_ASYNC beside a frozen file system of the same disk"
+. tests/sibling.sh
 
 progress "fuzzing msync() against its error contract (both kernels)"
 . tests/fuzz.sh

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# bench/lmdb.sh [KERNEL...]: LMDB's commit loop (bench/lmdb_bench.c) on
+# each kernel, MS_ASYNC commits (MDB_MAPASYNC) and MS_SYNC commits, ext4 on
+# an unthrottled disk, the kernel's default flusher settings; RUNS boots
+# per kernel, interleaved (default 3), LMDB_SECONDS per mode (default 10).
+# Kernels: unpatched, patched and variants of patch 2 (tests/variants/):
+# delay0, delay10, delay100, delay500 (how soon the flusher writes after
+# MS_ASYNC, in ms; 1000 in the series), aprime (2012 v2: the caller
+# writes, skips a congested device), v4 (v4's patch 2).  Writes
+# out/bench-lmdb.md and out/bench-lmdb.csv.  Variants are built from the
+# patched kernel's objects.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+cd "$TOP"
+
+kernels=${*:-unpatched patched delay0 delay10 delay100 delay500 aprime v4}
+runs=${RUNS:-3}
+secs=${LMDB_SECONDS:-10}
+export MEM=2048 SMP=2 FSLIST=ext4 THROTTLE_BPS= DISK_CACHE=unsafe
+export DISK_DEVICE_OPTS= FS_SIZE=1G TIMEOUT=$((secs * 2 + 120))
+
+n=0
+total=$(( $(echo $kernels | wc -w) + 1 ))
+for k in $kernels; do
+	n=$((n + 1))
+	step "[$n/$total]" "building linux-3.5 ($k)"
+	case $k in
+	unpatched) scripts/build.sh unpatched base ;;
+	patched) scripts/build.sh patched series ;;
+	*) scripts/variant.sh "$k"
+	   scripts/build.sh "$k" "variant-$k" patched ;;
+	esac
+done
+[ -f "$BUILD_DIR/guest/initramfs.cpio.gz" ] ||
+	scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
+csv=$OUT_DIR/bench-lmdb.csv
+echo "kernel,run,mode,commits,rate,kib_per_commit,median_us,max_us,clean_ms" >"$csv"
+for r in $(seq 1 "$runs"); do
+	for k in $kernels; do
+		step "[$total/$total]" "LMDB on $k, run $r of $runs"
+		KERNEL=$BUILD_DIR/o-$k/arch/x86/boot/bzImage \
+		INITRD=$BUILD_DIR/guest/initramfs.cpio.gz \
+		BUILD_DIR=$BUILD_DIR/run-bench VERDICT= QUIET=1 APPEND="msync.arg=$secs" \
+			scripts/guest.sh "$k" lmdb >/dev/null ||
+			die "LMDB failed on $k; console log: $OUT_DIR/$k-lmdb.log"
+		tr -d '\r' <"$OUT_DIR/$k-lmdb.log" | awk -v k="$k" -v r="$r" '
+			/^lmdb mode=/ {
+				for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
+				sub(/\/s$/, "", v["rate"])
+				print k "," r "," v["mode"] "," v["commits"] "," v["rate"] "," \
+					v["kib_per_commit"] "," v["median_us"] "," v["max_us"] "," v["clean_ms"]
+			}' >>"$csv"
+	done
+done
+# Table: per kernel and mode, the range over the runs.
+awk -F, 'NR > 1 {
+	key = $1 " " $3
+	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+	for (i = 5; i <= 9; i++) {
+		if (!((key, i) in lo) || $i + 0 < lo[key, i]) lo[key, i] = $i + 0
+		if (!((key, i) in hi) || $i + 0 > hi[key, i]) hi[key, i] = $i + 0
+	}
+}
+function rg(key, i) { return lo[key, i] == hi[key, i] ? lo[key, i] : lo[key, i] "-" hi[key, i] }
+END {
+	print "| kernel | commits | commits/s | device KiB/commit | median commit (us) | longest commit (us) | all clean after last commit (ms; -1: not in 5 s) |"
+	print "| --- | --- | --- | --- | --- | --- | --- |"
+	for (j = 1; j <= n; j++) {
+		split(order[j], a, " ")
+		printf "| %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2] == "async" ? "MS_ASYNC" : "MS_SYNC",
+			rg(order[j], 5), rg(order[j], 6), rg(order[j], 7), rg(order[j], 8), rg(order[j], 9)
+	}
+}' "$csv" >"$OUT_DIR/bench-lmdb.md"
+cat "$OUT_DIR/bench-lmdb.md"

@@ -1,0 +1,222 @@
+/*
+ * lmdb_bench: a real msync() user, LMDB (Debian's liblmdb, static), in a
+ * commit loop of small random updates.
+ *
+ *	lmdb_bench <dir> <blockdev> <async|sync> <seconds>
+ *
+ * async: MDB_WRITEMAP | MDB_MAPASYNC, so every commit ends in
+ * msync(whole map, MS_ASYNC); sync: MDB_WRITEMAP alone, so every commit
+ * ends in msync(whole map, MS_SYNC).  The database holds KEYS records of
+ * 100 bytes (about 4 MiB, far more than one commit's pages); each commit
+ * overwrites UPDATES random records.  Prints one line:
+ *
+ *	lmdb mode=M commits=N rate=C/s kib_per_commit=K median_us=U max_us=X
+ *	clean_ms=T
+ *
+ * rate: commits per second; kib_per_commit: what the device wrote during
+ * the loop and the second after it, per commit; median_us, max_us: the
+ * time of mdb_txn_commit(); clean_ms: how long after the last commit every
+ * page of the map was clean (neither dirty nor under writeback, from
+ * /proc/kpageflags), or -1 if not within CLEAN_WAIT_MS.  Runs with the
+ * flusher settings the kernel booted with.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <lmdb.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#define KEYS		40000
+#define UPDATES		4
+#define VALUE_SIZE	100
+#define MAP_SIZE	(64UL << 20)
+#define CLEAN_WAIT_MS	5000
+#define MAX_COMMITS	4000000
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static void die(const char *what, int err)
+{
+	printf("# FATAL: %s: %s\n", what, err ? mdb_strerror(err) : "");
+	exit(1);
+}
+
+/* Sectors written by the device under dir's file system */
+static long long sectors(const char *blockdev)
+{
+	char path[256], buf[512];
+	long long f[7];
+	struct stat st;
+	FILE *fp;
+
+	if (stat(blockdev, &st))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat",
+		 major(st.st_rdev), minor(st.st_rdev));
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	if (!fgets(buf, sizeof(buf), fp) ||
+	    sscanf(buf, "%lld %lld %lld %lld %lld %lld %lld", &f[0], &f[1],
+		   &f[2], &f[3], &f[4], &f[5], &f[6]) != 7)
+		f[6] = -1;
+	fclose(fp);
+	return f[6];
+}
+
+/* Pages of [addr, addr + len) that are dirty or under writeback */
+static long unclean(const char *addr, size_t len)
+{
+	static int pm = -1, kf = -1;
+	long n = 0, i, pages = len / 4096;
+	uint64_t e, fl;
+
+	if (pm < 0)
+		pm = open("/proc/self/pagemap", O_RDONLY);
+	if (kf < 0)
+		kf = open("/proc/kpageflags", O_RDONLY);
+	if (pm < 0 || kf < 0)
+		return -1;
+	for (i = 0; i < pages; i++) {
+		if (pread(pm, &e, 8, ((uintptr_t)addr / 4096 + i) * 8) != 8)
+			return -1;
+		if (!(e >> 63))
+			continue;
+		if (pread(kf, &fl, 8, (e & ((1ULL << 55) - 1)) * 8) != 8)
+			return -1;
+		if (fl & ((1 << 4) | (1 << 8)))
+			n++;
+	}
+	return n;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	static long long lat[MAX_COMMITS];
+	char key[16], val[VALUE_SIZE];
+	long long t0, t1, end, s0, s1, last, clean = -1;
+	unsigned long long rnd = 88172645463325252ULL;
+	unsigned int flags = MDB_WRITEMAP | MDB_NOSUBDIR;
+	long n = 0, i, u;
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	MDB_val k, v;
+	MDB_envinfo info;
+	char path[512];
+	int err, secs;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s <dir> <blockdev> <async|sync> <seconds>\n",
+			argv[0]);
+		return 2;
+	}
+	if (!strcmp(argv[3], "async"))
+		flags |= MDB_MAPASYNC;
+	else if (strcmp(argv[3], "sync"))
+		return 2;
+	secs = atoi(argv[4]);
+	snprintf(path, sizeof(path), "%s/lmdb_bench.mdb", argv[1]);
+	unlink(path);
+	if ((err = mdb_env_create(&env)) ||
+	    (err = mdb_env_set_mapsize(env, MAP_SIZE)) ||
+	    (err = mdb_env_open(env, path, flags, 0600)))
+		die("mdb_env_open", err);
+
+	/* The records, one transaction, then on disk */
+	memset(val, 0x5a, sizeof(val));
+	if ((err = mdb_txn_begin(env, NULL, 0, &txn)) ||
+	    (err = mdb_dbi_open(txn, NULL, 0, &dbi)))
+		die("mdb_txn_begin", err);
+	for (i = 0; i < KEYS; i++) {
+		snprintf(key, sizeof(key), "%08ld", i);
+		k.mv_data = key;
+		k.mv_size = 8;
+		v.mv_data = val;
+		v.mv_size = sizeof(val);
+		if ((err = mdb_put(txn, dbi, &k, &v, 0)))
+			die("mdb_put", err);
+	}
+	if ((err = mdb_txn_commit(txn)) || (err = mdb_env_sync(env, 1)))
+		die("mdb_txn_commit", err);
+	sync();
+	sleep(1);
+
+	s0 = sectors(argv[2]);
+	t0 = now_us();
+	end = t0 + secs * 1000000LL;
+	last = t0;
+	while (last < end && n < MAX_COMMITS) {
+		if ((err = mdb_txn_begin(env, NULL, 0, &txn)))
+			die("mdb_txn_begin", err);
+		for (i = 0; i < UPDATES; i++) {
+			rnd ^= rnd >> 12;
+			rnd ^= rnd << 25;
+			rnd ^= rnd >> 27;
+			snprintf(key, sizeof(key), "%08llu",
+				 (rnd * 2685821657736338717ULL) % KEYS);
+			memset(val, (int)(rnd & 0xff), sizeof(val));
+			k.mv_data = key;
+			k.mv_size = 8;
+			v.mv_data = val;
+			v.mv_size = sizeof(val);
+			if ((err = mdb_put(txn, dbi, &k, &v, 0)))
+				die("mdb_put", err);
+		}
+		t1 = now_us();
+		if ((err = mdb_txn_commit(txn)))
+			die("mdb_txn_commit", err);
+		last = now_us();
+		lat[n++] = last - t1;
+	}
+
+	/* How long the last commit's pages stay dirty */
+	if (mdb_env_info(env, &info))
+		die("mdb_env_info", 0);
+	for (;;) {
+		u = unclean(info.me_mapaddr, (info.me_last_pgno + 1) * 4096UL);
+		t1 = now_us();
+		if (u == 0) {
+			clean = (t1 - last) / 1000;
+			break;
+		}
+		if (u < 0 || t1 - last > CLEAN_WAIT_MS * 1000LL)
+			break;
+		usleep(1000);
+	}
+	if (u)
+		printf("# %ld of %lu pages of the map still dirty or under writeback\n",
+		       u, (unsigned long)info.me_last_pgno + 1);
+	sleep(1);
+	s1 = sectors(argv[2]);
+	qsort(lat, n, sizeof(lat[0]), cmp_ll);
+	printf("lmdb mode=%s commits=%ld rate=%.0f/s kib_per_commit=%.2f median_us=%lld max_us=%lld clean_ms=%lld\n",
+	       argv[3], n, n * 1e6 / (last - t0),
+	       s0 < 0 || s1 < 0 ? -1.0 : (s1 - s0) / 2.0 / n,
+	       lat[n / 2], lat[n - 1], clean);
+	mdb_env_close(env);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/lmdb_bench.mdb-lock", argv[1]);
+	unlink(path);
+	return 0;
+}
