@@ -15,10 +15,10 @@
  *
  * rate: commits per second; kib_per_commit: what the device wrote during
  * the loop and the second after it, per commit; median_us, max_us: the
- * time of mdb_txn_commit(); clean_ms: how long after the last commit every
- * page of the map was clean (neither dirty nor under writeback, from
- * /proc/kpageflags), or -1 if not within CLEAN_WAIT_MS.  Runs with the
- * flusher settings the kernel booted with.
+ * time of mdb_txn_commit(); clean_ms: how long after the last commit the
+ * map's pages were as clean (neither dirty nor under writeback, from
+ * /proc/kpageflags) as an fsync() then makes them, or -1 if not within
+ * CLEAN_WAIT_MS.  Runs with the flusher settings the kernel booted with.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +39,7 @@
 #define MAP_SIZE	(64UL << 20)
 #define CLEAN_WAIT_MS	5000
 #define MAX_COMMITS	4000000
+#define SAMPLES		4096
 
 static long long now_us(void)
 {
@@ -117,14 +118,16 @@ int main(int argc, char **argv)
 	long long t0, t1, end, s0, s1, last, clean = -1;
 	unsigned long long rnd = 88172645463325252ULL;
 	unsigned int flags = MDB_WRITEMAP | MDB_NOSUBDIR;
-	long n = 0, i, u;
+	static long su[SAMPLES];
+	static long long st[SAMPLES];
+	long n = 0, i, ns, left, pages;
 	MDB_env *env;
 	MDB_txn *txn;
 	MDB_dbi dbi;
 	MDB_val k, v;
 	MDB_envinfo info;
 	char path[512];
-	int err, secs;
+	int err, secs, fd;
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: %s <dir> <blockdev> <async|sync> <seconds>\n",
@@ -190,23 +193,31 @@ int main(int argc, char **argv)
 		lat[n++] = last - t1;
 	}
 
-	/* How long the last commit's pages stay dirty */
-	if (mdb_env_info(env, &info))
+	/*
+	 * How long the last commit's pages stay dirty.  Some pages of the
+	 * map stay dirty whatever is done (on v3.5's ext4, about a hundred
+	 * past the first 4 MiB, even after MS_SYNC of the whole map): the
+	 * count sampled here is compared with what an fsync() leaves.
+	 */
+	if (mdb_env_info(env, &info) || mdb_env_get_fd(env, &fd))
 		die("mdb_env_info", 0);
-	for (;;) {
-		u = unclean(info.me_mapaddr, (info.me_last_pgno + 1) * 4096UL);
-		t1 = now_us();
-		if (u == 0) {
-			clean = (t1 - last) / 1000;
+	pages = info.me_last_pgno + 1;
+	for (ns = 0; ns < SAMPLES; ns++) {
+		su[ns] = unclean(info.me_mapaddr, pages * 4096UL);
+		st[ns] = now_us() - last;
+		if (su[ns] <= 0 || st[ns] > CLEAN_WAIT_MS * 1000LL)
+			break;
+		usleep(2000);
+	}
+	fsync(fd);
+	left = unclean(info.me_mapaddr, pages * 4096UL);
+	for (i = 0; i < ns + 1 && i < SAMPLES; i++)
+		if (su[i] >= 0 && su[i] <= left) {
+			clean = st[i] / 1000;
 			break;
 		}
-		if (u < 0 || t1 - last > CLEAN_WAIT_MS * 1000LL)
-			break;
-		usleep(1000);
-	}
-	if (u)
-		printf("# %ld of %lu pages of the map still dirty or under writeback\n",
-		       u, (unsigned long)info.me_last_pgno + 1);
+	printf("# %ld of %ld pages unclean right after the last commit, %ld after fsync()\n",
+	       su[0], pages, left);
 	sleep(1);
 	s1 = sectors(argv[2]);
 	qsort(lat, n, sizeof(lat[0]), cmp_ll);

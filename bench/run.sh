@@ -17,8 +17,13 @@ cd "$TOP"
 . "$TOP/bench/guest.env"
 export TIMEOUT=${BENCH_TIMEOUT:-900}
 
-# name, revision of build/linux, what it is
-kernels="unpatched patched aprime v4 i386-unpatched i386-patched"
+# The kernels of the benchmark (BENCH_KERNELS), and those bench/lmdb.sh
+# adds: all built first, v4 last (it changes include/linux/fs.h, which the
+# variants built after it in the patched worktree would all recompile).
+kernels=${BENCH_KERNELS:-unpatched patched aprime v4 i386-unpatched i386-patched}
+lmdb_only="delay0 delay10 delay100 delay500"
+builds=$(echo $kernels $lmdb_only | tr ' ' '\n' | grep -vx v4 | paste -sd ' ')
+[[ " $kernels " == *" v4 "* ]] && builds="$builds v4"
 rev_of() {
 	case $1 in
 	unpatched|i386-unpatched) echo base ;;
@@ -36,15 +41,16 @@ what_of() {
 i386_env() {
 	GUEST_ARCH=i386 CONFIG_FRAGMENT="$TOP/config/msync.config $TOP/config/i386.config" "$@"
 }
-nk=0
+nk=0 nb=0
 for k in $kernels; do nk=$((nk + 1)); done
-total=$((2 + 2 * nk))
+for k in $builds; do nb=$((nb + 1)); done
+total=$((3 + nb + nk))
 n=1
 step "[$n/$total]" "checking packages and preparing the tree"
 scripts/deps.sh
 scripts/fetch.sh >/dev/null
 scripts/tree.sh
-for k in $kernels; do
+for k in $builds; do
 	n=$((n + 1))
 	step "[$n/$total]" "building linux-3.5 ($(what_of "$k"))"
 	case $k in
@@ -83,5 +89,9 @@ for k in $kernels; do
 done
 # shellcheck disable=SC2086
 bench/report.sh "$OUT_DIR/unpatched-bench.log" "$OUT_DIR/patched-bench.log" "$OUT_DIR" $extra
-bench/lmdb.sh
+n=$((n + 1))
+step "[$n/$total]" "LMDB on the same kernels and the delay variants"
+# shellcheck disable=SC2086
+LMDB_NO_BUILD=1 bench/lmdb.sh $(echo $kernels | tr ' ' '\n' | grep -v i386 |
+	grep -vx v4) $lmdb_only $([[ " $kernels " == *" v4 "* ]] && echo v4)
 echo "done: $OUT_DIR/bench.md, $OUT_DIR/bench-lmdb.md"

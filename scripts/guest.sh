@@ -50,9 +50,8 @@ for img in $imgs; do
 	disks="$disks $img$opts"
 done
 export DISKS=$disks
-# slub_nomerge: the selftest counts MS_ASYNC's requests in /proc/slabinfo.
-extra="slub_nomerge"
-[ -n "$EIO_SECTOR" ] && extra="$extra msync.eio_sector=$EIO_SECTOR"
+extra=""
+[ -n "$EIO_SECTOR" ] && extra="msync.eio_sector=$EIO_SECTOR"
 export APPEND="msync.run=$run msync.disks=$(echo $FSLIST | tr ' ' ,) $extra ${APPEND:-}"
 
 if [ "$run" = shell ]; then
