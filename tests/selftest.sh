@@ -174,7 +174,7 @@ selftest_variants() {
 			"case 13 (a page redirtied under writeback) fails" "" "" "13"
 	fi
 	if build_variant whole; then
-		JUDGE_FS="ext4" judge whole \
+		JUDGE_FS="ext2" judge whole \
 			"case 15 (small file not held behind a big one) fails" \
 			"" "" "15"
 	fi
