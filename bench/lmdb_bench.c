@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include "../guest/pagestate.h"
 
 #define KEYS		40000
 #define UPDATES		4
@@ -78,30 +79,21 @@ static long long sectors(const char *blockdev)
 	return f[6];
 }
 
-/* Pages of [addr, addr + len) that are dirty or under writeback */
-static long unclean(const char *addr, size_t len)
+/* Store one record: key number k, value bytes v */
+static void put(MDB_txn *txn, MDB_dbi dbi, unsigned long long k, int c)
 {
-	static int pm = -1, kf = -1;
-	long n = 0, i, pages = len / 4096;
-	uint64_t e, fl;
+	char key[16], val[VALUE_SIZE];
+	MDB_val mk, mv;
+	int err;
 
-	if (pm < 0)
-		pm = open("/proc/self/pagemap", O_RDONLY);
-	if (kf < 0)
-		kf = open("/proc/kpageflags", O_RDONLY);
-	if (pm < 0 || kf < 0)
-		return -1;
-	for (i = 0; i < pages; i++) {
-		if (pread(pm, &e, 8, ((uintptr_t)addr / 4096 + i) * 8) != 8)
-			return -1;
-		if (!(e >> 63))
-			continue;
-		if (pread(kf, &fl, 8, (e & ((1ULL << 55) - 1)) * 8) != 8)
-			return -1;
-		if (fl & ((1 << 4) | (1 << 8)))
-			n++;
-	}
-	return n;
+	snprintf(key, sizeof(key), "%08llu", k);
+	memset(val, c, sizeof(val));
+	mk.mv_data = key;
+	mk.mv_size = 8;
+	mv.mv_data = val;
+	mv.mv_size = sizeof(val);
+	if ((err = mdb_put(txn, dbi, &mk, &mv, 0)))
+		die("mdb_put", err);
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -114,7 +106,6 @@ static int cmp_ll(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	static long long lat[MAX_COMMITS];
-	char key[16], val[VALUE_SIZE];
 	long long t0, t1, end, s0, s1, last, clean = -1;
 	unsigned long long rnd = 88172645463325252ULL;
 	unsigned int flags = MDB_WRITEMAP | MDB_NOSUBDIR;
@@ -124,7 +115,6 @@ int main(int argc, char **argv)
 	MDB_env *env;
 	MDB_txn *txn;
 	MDB_dbi dbi;
-	MDB_val k, v;
 	MDB_envinfo info;
 	char path[512];
 	int err, secs, fd;
@@ -147,19 +137,11 @@ int main(int argc, char **argv)
 		die("mdb_env_open", err);
 
 	/* The records, one transaction, then on disk */
-	memset(val, 0x5a, sizeof(val));
 	if ((err = mdb_txn_begin(env, NULL, 0, &txn)) ||
 	    (err = mdb_dbi_open(txn, NULL, 0, &dbi)))
 		die("mdb_txn_begin", err);
-	for (i = 0; i < KEYS; i++) {
-		snprintf(key, sizeof(key), "%08ld", i);
-		k.mv_data = key;
-		k.mv_size = 8;
-		v.mv_data = val;
-		v.mv_size = sizeof(val);
-		if ((err = mdb_put(txn, dbi, &k, &v, 0)))
-			die("mdb_put", err);
-	}
+	for (i = 0; i < KEYS; i++)
+		put(txn, dbi, i, 0x5a);
 	if ((err = mdb_txn_commit(txn)) || (err = mdb_env_sync(env, 1)))
 		die("mdb_txn_commit", err);
 	sync();
@@ -176,15 +158,8 @@ int main(int argc, char **argv)
 			rnd ^= rnd >> 12;
 			rnd ^= rnd << 25;
 			rnd ^= rnd >> 27;
-			snprintf(key, sizeof(key), "%08llu",
-				 (rnd * 2685821657736338717ULL) % KEYS);
-			memset(val, (int)(rnd & 0xff), sizeof(val));
-			k.mv_data = key;
-			k.mv_size = 8;
-			v.mv_data = val;
-			v.mv_size = sizeof(val);
-			if ((err = mdb_put(txn, dbi, &k, &v, 0)))
-				die("mdb_put", err);
+			put(txn, dbi, (rnd * 2685821657736338717ULL) % KEYS,
+			    (int)(rnd & 0xff));
 		}
 		t1 = now_us();
 		if ((err = mdb_txn_commit(txn)))
@@ -203,14 +178,14 @@ int main(int argc, char **argv)
 		die("mdb_env_info", 0);
 	pages = info.me_last_pgno + 1;
 	for (ns = 0; ns < SAMPLES; ns++) {
-		su[ns] = unclean(info.me_mapaddr, pages * 4096UL);
+		su[ns] = unclean_pages(info.me_mapaddr, pages);
 		st[ns] = now_us() - last;
 		if (su[ns] <= 0 || st[ns] > CLEAN_WAIT_MS * 1000LL)
 			break;
 		usleep(2000);
 	}
 	fsync(fd);
-	left = unclean(info.me_mapaddr, pages * 4096UL);
+	left = unclean_pages(info.me_mapaddr, pages);
 	for (i = 0; i < ns + 1 && i < SAMPLES; i++)
 		if (su[i] >= 0 && su[i] <= left) {
 			clean = st[i] / 1000;
