@@ -129,8 +129,8 @@ function maxcell(k, m, p, t) { return has(k, m, p, t) ? fmt(mx[k, m, p, t]) : "n
 # what each kernel of the design comparison is
 function design(k) {
 	if (k == "unpatched") return "v3.5: MS_ASYNC is a no-op"
-	if (k == "patched") return "v5 (the series, design E): the inode is expired and the flusher thread of its device asked for a kupdate pass within 100 ms; nothing allocated, no file or inode held"
-	if (k == "aprime") return "design A' (test variant, the 2012 v2): the caller writes the range, WB_SYNC_NONE, unless the device is write-congested"
+	if (k == "patched") return "v5 (the series, design E): the inode is expired and the flusher thread of its device asked for a kupdate pass within a second; nothing allocated, no file or inode held"
+	if (k == "aprime") return "design A\047 (test variant, the 2012 v2): the caller writes the range, WB_SYNC_NONE, unless the device is write-congested"
 	if (k == "v4") return "v4 (test variant, design D): a request naming the mapping and range, queued to an unbound workqueue after one jiffy; the worker writes WB_SYNC_NONE in 1 MiB chunks, holding no file"
 	if (k == "caller") return "design A (test variant): the caller writes the range, WB_SYNC_NONE, and may sleep in the request queue of a congested device"
 	if (k == "pin") return "v3 (test variant): one work item per call, holding get_file() until its writeback is started; at most 1024 pending, then the caller writes"
