@@ -1,9 +1,12 @@
 # The series on i386, where unsigned long is 32 bits and a file offset of
 # 4 GiB does not fit in it: the selftest as a 32-bit program on the
-# patched kernel (every case passes), the unpatched kernel (judged as on
-# x86_64), and the test-only kernel 'ulong' whose patch 1 computes the
-# offset in unsigned long, as the 2012 posting did: case 9 must fail there
-# on every disk.  Sourced by tests/run.sh, after tests/selftest.sh.
+# patched kernel (every case passes) and the test-only kernel 'ulong'
+# whose patch 1 computes the offset in unsigned long, as the 2012 posting
+# did: case 9 must fail there.  With I386_UNPATCHED=1 (make torture) the
+# unpatched i386 kernel too, judged as on x86_64: a second full build and
+# a slow boot (its MS_ASYNC cases time out) that make check leaves to the
+# x86_64 unpatched kernel.  Sourced by tests/run.sh and tests/torture.sh,
+# after tests/selftest.sh.
 # shellcheck shell=bash
 
 I386_FRAGMENTS="$TOP/config/msync.config $TOP/config/i386.config"
@@ -35,12 +38,15 @@ if i386_build i386-patched series; then
 		"$(seq 1 $SELFTEST_CASES)" ""
 	if scripts/variant.sh ulong >"$TESTS_LOG/variant-ulong.log" 2>&1 &&
 	   i386_build i386-ulong variant-ulong i386-patched; then
-		JUDGE_FS="ext4 raw" judge i386-ulong "case 9 (mapping at 4 GiB) fails" "" "" "9"
+		JUDGE_FS="ext4 raw" ONE_OF=9 \
+			FAIL_RE="mapping at 4 GiB: range, pages 8-11: 0 of 4" \
+			judge i386-ulong "case 9 (mapping at 4 GiB) fails" "" \
+			"$(seq 1 $SELFTEST_CASES | grep -vx 9)" ""
 	else
 		fail "test-only kernel 'ulong' (tests/variants/ulong.patch)" \
 			"$(tail -n 8 "$TESTS_LOG/variant-ulong.log")"
 	fi
 fi
-if i386_build i386-unpatched base; then
+if [ "${I386_UNPATCHED:-0}" = 1 ] && i386_build i386-unpatched base; then
 	judge i386-unpatched "cases ${CHANGED// /,} fail, ${KEPT// /,} pass" 1 "$KEPT" "$CHANGED"
 fi
