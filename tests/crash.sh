@@ -12,7 +12,10 @@
 # e2fsck and checks that every range synced by then holds its records.
 # v3.5's ext2 fsync never flushes the disk cache (generic_file_fsync has
 # no blkdev_issue_flush): its losses are reported as a finding about
-# v3.5 on both kernels, and only the write-through points must be clean.
+# v3.5 on both kernels, only the write-through points must be clean, and
+# the losses must be found (a control of the checker).  The planted
+# kernel 'noflush' (MS_SYNC waits for the data, no commit, no flush) must
+# lose ranges on ext4.
 #
 # I/O errors: guest/msync_eio.c on an ext4 disk one of whose file pages
 # lies on a sector every write of which fails (QEMU blkdebug); each
@@ -122,6 +125,14 @@ crash_check() {
 				"lost at write-through points: $lp, corrupt $corrupt, garbage $garbage; see $out" \
 				"$(sed -n '2,4p' "$out")"
 		fi
+		# The standing control: the checker must see what a sync
+		# without a flush leaves in the cache.
+		if [ "$lr" -gt 0 ]; then
+			pass "$k ext2: the checker finds the ranges fdatasync left in the disk cache ($lr of $ranges)"
+		else
+			fail "$k ext2: the checker finds the ranges fdatasync left in the disk cache" \
+				"0 of $ranges lost, with $flushes flushes in the log: the replay does not model the volatile cache; see $out"
+		fi
 		CRASH_FIGURES="$CRASH_FIGURES
        $k ext2 (v3.5 finding, not a failure): no cache flush in fdatasync: $lr of $ranges synced ranges lost at some crash point ($lf at flush points, $ls at partly written points)"
 	elif [ $rc = 0 ] && [ "$flushes" -gt 0 ] && [ "$rep" = 0 ]; then
@@ -148,6 +159,37 @@ crash_selftest() {
 	else
 		fail "checker self-test: a wrong replay must find ranges lost" \
 			"check.sh exit $rc, lost ranges '${lr:-}'; see $out"
+	fi
+}
+
+# crash_planted: the planted kernel tests/variants/noflush.patch, whose
+# MS_SYNC waits for the range's data but neither commits the journal nor
+# flushes the disk cache, must lose synced ranges on ext4.
+crash_planted() {
+	local k=noflush out line lr crash_fslist=ext4
+	out=$TESTS_LOG/crash-$k-ext4.out
+	if ! { scripts/variant.sh $k && scripts/build.sh $k variant-$k patched; } \
+		>"$TESTS_LOG/crash-build-$k.log" 2>&1; then
+		fail "test-only kernel '$k' builds (tests/variants/$k.patch)" \
+			"$(tail -n 8 "$TESTS_LOG/crash-build-$k.log")"
+		return
+	fi
+	if ! crash_boot $k >"$TESTS_LOG/crash-boot-$k.out" 2>&1; then
+		fail "planted $k: crash writer on a logged ext4 disk" \
+			"$(tail -n 4 "$TESTS_LOG/crash-boot-$k.out")" \
+			"console log: $OUT_DIR/crash-$k.log"
+		return
+	fi
+	tests/crash/check.sh "$crash_replay" "$crash_dir/$k/ext4.log" \
+		"$crash_dir/$k/ext4.base" "$crash_dir/$k/work-ext4" \
+		"$CRASH_SAMPLES" "$CRASH_SEED" >"$out" 2>&1 || true
+	line=$(grep '^points ' "$out" || true)
+	lr=$(crash_field "$line" lost-ranges)
+	if [ "${lr:-0}" -gt 0 ]; then
+		pass "planted $k: MS_SYNC without a cache flush loses $lr of $(crash_field "$line" ranges) synced ranges on ext4"
+	else
+		fail "planted $k: MS_SYNC without a cache flush must lose synced ranges on ext4" \
+			"lost ranges '${lr:-}'; see $out"
 	fi
 }
 
@@ -206,7 +248,10 @@ if crash_setup >"$TESTS_LOG/crash-setup.out" 2>&1; then
 			for crash_fs in $crash_fslist; do
 				crash_check "$crash_k" "$crash_fs"
 			done
-			[ "$crash_k" = patched ] && crash_selftest
+			if [ "$crash_k" = patched ]; then
+				crash_selftest
+				crash_planted
+			fi
 		else
 			fail "$crash_k: crash writer on logged disks" \
 				"$(tail -n 4 "$TESTS_LOG/crash-boot-$crash_k.out")" \

@@ -79,12 +79,38 @@ expect_cases() {
 	done
 }
 
+# fail_lines TAP N: the "# FAIL" lines of case N (they follow its line).
+fail_lines() {
+	awk -v n="$2" '/^(not )?ok / {
+			on = ($1 == "ok" && $2 == n) || ($3 == n && $1 == "not")
+			next
+		}
+		on && /^# FAIL/' <<<"$1"
+}
+
+# ONE_OF, FAIL_RE: with a planted kernel, at least one of the cases
+# ONE_OF must fail with a "# FAIL" line that matches FAIL_RE (an extended
+# regular expression): a case that fails for another reason, such as its
+# setup, does not count as catching it.
+ONE_OF=""
+FAIL_RE=""
+
+# one_of_fails TAP: 0 if a case of ONE_OF failed as FAIL_RE says.
+one_of_fails() {
+	local c
+	for c in $ONE_OF; do
+		[ "$(case_result "$1" "$c")" = not-ok ] &&
+			fail_lines "$1" "$c" | grep -qE "$FAIL_RE" && return 0
+	done
+	return 1
+}
+
 # judge KERNEL TITLE EXIT OK-CASES NOT-OK-CASES: one check per disk; every
 # case must have the expected outcome (a skip is never a pass), the TAP
 # header and plan must be there and the test must exit with EXIT (any, if
 # empty).  Every case's outcome is printed, pass or fail.
 judge() {
-	local kernel=$1 title=$2 want_exit=$3 fs tap bad table
+	local kernel=$1 title=$2 want_exit=$3 fs tap bad table c
 	boot_selftest "$kernel"
 	for fs in $JUDGE_FS; do
 		tap=$(tap_of "$OUT_DIR/$kernel-selftest.log" "$fs")
@@ -94,6 +120,8 @@ judge() {
 			bad="$bad no plan 1..$SELFTEST_CASES;"
 		bad="$bad$(expect_cases "$tap" ok "$4" "$fs")"
 		bad="$bad$(expect_cases "$tap" not-ok "$5" "$fs")"
+		[ -z "$ONE_OF" ] || one_of_fails "$tap" ||
+			bad="$bad none of cases $ONE_OF fails with a FAIL line matching /$FAIL_RE/;"
 		if [ -n "$want_exit" ] && ! grep -q "exit=$want_exit\$" <<<"$tap"; then
 			bad="$bad $(echo "$tap" | tail -n 1) (want exit=$want_exit);"
 		fi
@@ -139,17 +167,31 @@ build_variant() {
 	return 1
 }
 
-# Deliberately broken kernels: each claim of patch 2 has a case that
-# catches the kernel that breaks it.
-#   pin:    v3's MS_ASYNC worker, which holds the file (get_file) until its
-#           writeback is done: case 10 must fail.
-#   caller: MS_ASYNC writes in the caller, sleeping in the request queue of
-#           a congested device: case 3 must fail.
+# planted NAME DISKS CASES RE OTHERS TITLE: the test-only kernel NAME,
+# booted with DISKS, must fail one of CASES with a FAIL line matching RE,
+# and pass every case but CASES and OTHERS (cases the same fault may fail
+# too, not judged).
+planted() {
+	local ok c
+	build_variant "$1" || return 0
+	ok=$(for c in $(seq 1 $SELFTEST_CASES); do
+		[[ " $3 $5 " == *" $c "* ]] || echo "$c"; done)
+	JUDGE_FS="$2" ONE_OF="$3" FAIL_RE="$4" judge "$1" "$6" "" "$ok" ""
+}
+
+# Deliberately broken kernels: each promise of the series has a case that
+# catches the kernel that breaks it, with the sub-check that must fail.
+#   nowait: MS_SYNC starts the range's writeback and returns: an MS_SYNC
+#           case must see the range under writeback, or the device not
+#           done with it, when msync returns (a one-page write may
+#           complete before the call returns, so not every case does).
+#   short:  MS_SYNC syncs one page less than the range: case 1 must find
+#           the range's page dirty.
 #   fsync:  MS_SYNC syncs the range with fsync semantics (datasync 0), so
 #           the write fault's timestamp update is written: case 14 must
-#           fail on ext4, ext3 and ext2.
-#   whole:  the pass MS_ASYNC asks for writes each inode whole, in one
-#           go (tagged, no chunks): case 15 must fail on the file systems.
+#           fail on ext4 and ext2.
+#   caller: MS_ASYNC writes in the caller, sleeping in the request queue of
+#           a congested device: case 3 (d) must fail.
 #   noretry: the flusher does not come back for an inode that MS_ASYNC
 #           asked for while it was being written, nor for a page stored
 #           to while under writeback: case 13 must fail on ext4 (the
@@ -157,29 +199,28 @@ build_variant() {
 #           unexpired) and ext2 (no ->page_mkwrite: the page is skipped).
 #           (Seen failing on ext3 too; on raw the flusher's pass may
 #           still be running over the device's pages and write it.)
+#   whole:  the pass MS_ASYNC asks for writes each inode whole, in one
+#           go (tagged, no chunks): case 15 must fail on ext2.
+#   pin:    v3's MS_ASYNC worker, which holds the file (get_file) until its
+#           writeback is done: case 10 must fail.
 # Each planted kernel boots only with the disks its fault shows on.
 # pin comes last: it changes a header, which the others would recompile
 # after it (each variant is built in the patched kernel's worktree).
 selftest_variants() {
-	if build_variant caller; then
-		JUDGE_FS="ext4" judge caller "case 3 (MS_ASYNC does not wait) fails" \
-			"" "" "3"
-	fi
-	if build_variant fsync; then
-		JUDGE_FS="ext4 ext2" judge fsync \
-			"case 14 (fdatasync semantics) fails" "" "" "14"
-	fi
-	if build_variant noretry; then
-		JUDGE_FS="ext4 ext2" judge noretry \
-			"case 13 (a page redirtied under writeback) fails" "" "" "13"
-	fi
-	if build_variant whole; then
-		JUDGE_FS="ext2" judge whole \
-			"case 15 (small file not held behind a big one) fails" \
-			"" "" "15"
-	fi
-	if build_variant pin; then
-		JUDGE_FS="ext4 raw" judge pin \
-			"case 10 (nothing holds the file) fails" "" "" "10"
-	fi
+	local sync_cases="1 2 5 6 9 16"
+	planted nowait ext4 "$sync_cases" \
+		"when msync returned, ([0-9]+ pages of the range dirty, [1-9]|the device had completed)" \
+		"12 14" "MS_SYNC waits for its range: an MS_SYNC case fails"
+	planted short ext4 1 "range, pages [0-9-]+: 0 of 1 pages clean" \
+		"2 5 6 9 12 14 16" "case 1 (MS_SYNC writes all of its range) fails"
+	planted fsync "ext4 ext2" 14 "\(a\) timestamp-only change" "" \
+		"case 14 (fdatasync semantics) fails"
+	planted caller ext4 3 "\(d\) .*msync returned 0, device had completed" \
+		"13 15" "case 3 (MS_ASYNC does not wait) fails"
+	planted noretry "ext4 ext2" 13 "second msync\(MS_ASYNC\) .*range clean after 5000 ms" \
+		"" "case 13 (a page redirtied under writeback) fails"
+	planted whole ext2 15 "1 page of another file, MS_ASYNC\) returned 0; clean after 9000 ms" "" \
+		"case 15 (small file not held behind a big one) fails"
+	planted pin "ext4 raw" 10 "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
+		3 "case 10 (nothing holds the file) fails"
 }
