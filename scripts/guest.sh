@@ -2,8 +2,9 @@
 # guest.sh NAME RUN: boot build/o-NAME's kernel with the guest initramfs
 # and scratch disks, running RUN (selftest, bench, bench-quick, shell, ...)
 # in the guest.  The console goes to out/NAME-RUN.log; the guest's own
-# lines are printed.  Exit status: that of verdict.sh (VERDICT=--sane
-# only checks that the guest ran to the end without a kernel error).
+# lines are printed.  Exit status: 1 if a scratch file system is left
+# inconsistent (e2fsck -fn), else that of verdict.sh (VERDICT=--sane only
+# checks that the guest ran to the end without a kernel error).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -64,4 +65,16 @@ if [ "${QUIET:-0}" != 1 ]; then
 	tr -d '\r' <"$LOG" | grep -E '^(msync-guest: |ok |not ok |#|1\.\.|csv,)' || true
 fi
 [ $qrc = 0 ] || exit 1
+# Every scratch file system the guest unmounted must be consistent
+# (FSCK=0: not checked).
+if [ "${FSCK:-1}" = 1 ]; then
+	for img in $imgs; do
+		case $(basename "$img" .img) in ext[234]*) ;; *) continue ;; esac
+		if ! e2fsck -fn "$img" >"$rundir/fsck.out" 2>&1; then
+			sed 's/^/  /' "$rundir/fsck.out" | head -n 15 >&2
+			echo "FAIL: e2fsck -fn $img found errors (guest log $LOG)"
+			exit 1
+		fi
+	done
+fi
 "$TOP/scripts/verdict.sh" ${VERDICT:-} "$LOG"

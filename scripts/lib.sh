@@ -62,12 +62,16 @@ mkfs_for() {
 
 # What a kernel prints when something went wrong, as extended regexes for
 # grep -E over a console log (verdict.sh, the race test): lockdep's
-# reports; BUG_ON/VM_BUG_ON, oopses, WARN_ON, debug objects, SLUB's
-# poison and red-zone reports, RCU stalls; hung tasks.
-KERNEL_LOCKDEP_RE='possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock order detected|irq lock inversion'
-KERNEL_BUG_RE='Kernel panic|Oops|BUG:|kernel BUG at|invalid opcode:|WARNING: at|general protection fault|ODEBUG:|BUG [^ ]+ \((Not t|T)ainted\)|detected stall'
+# reports, and lockdep turning itself off; BUG_ON/VM_BUG_ON, oopses,
+# WARN_ON, debug objects, SLUB's poison and red-zone reports (on a
+# tainted kernel too), RCU stalls; hung tasks; inodes left busy at umount
+# and file systems that found themselves corrupt (ext2/3/4 errors, an
+# aborted journal, a forced read-only remount).
+KERNEL_LOCKDEP_RE='possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock order detected|irq lock inversion|turning off the locking correctness validator'
+KERNEL_BUG_RE='Kernel panic|Oops|BUG:|kernel BUG at|invalid opcode:|WARNING: at|general protection fault|ODEBUG:|BUG [^ ]+ \((Not tainted|Tainted[^)]*)\)|detected stall'
 KERNEL_HUNG_RE='INFO: task .* blocked'
-KERNEL_ERROR_RE="$KERNEL_BUG_RE|$KERNEL_HUNG_RE|$KERNEL_LOCKDEP_RE"
+KERNEL_FS_RE='VFS: Busy inodes after unmount|EXT[234]-fs error|Aborting journal|[Rr]emounting filesystem read-only'
+KERNEL_ERROR_RE="$KERNEL_BUG_RE|$KERNEL_HUNG_RE|$KERNEL_LOCKDEP_RE|$KERNEL_FS_RE"
 
 jobs_n() {
 	echo $(($(nproc) + 1))

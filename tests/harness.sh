@@ -129,11 +129,20 @@ sed 's/^BUG:.*/[ INFO: possible circular locking dependency detected ]/' \
 expect_fail "a lockdep report in the log fails a passing run" \
 	"FAIL: kernel error" "$TOP/scripts/verdict.sh" "$tmp/lockdep.log"
 # The debug kernels' other reports: BUG_ON (VM_BUG_ON), SLUB's poison
-# check, lockdep's irq-safety reports, an RCU stall.
+# check (on a clean and on a tainted kernel), lockdep's irq-safety
+# reports and lockdep turning itself off, an RCU stall, inodes busy at
+# umount, and a file system that found itself corrupt.
 for report in 'kernel BUG at mm/filemap.c:1234!' \
 	'BUG kmalloc-64 (Not tainted): Poison overwritten' \
+	'BUG filp (Tainted: G    B       ): Redzone overwritten' \
 	'[ INFO: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected ]' \
-	'INFO: rcu_sched self-detected stall on CPU { 1}  (t=60000 jiffies)'; do
+	'turning off the locking correctness validator.' \
+	'INFO: rcu_sched self-detected stall on CPU { 1}  (t=60000 jiffies)' \
+	'VFS: Busy inodes after unmount of vdb. Self-destruct in 5 seconds.' \
+	'EXT4-fs error (device vda): ext4_lookup:1052: inode #2: comm ls' \
+	'Aborting journal on device vda-8.' \
+	'EXT3-fs (vdb): error: remounting filesystem read-only' \
+	'EXT4-fs (vda): Remounting filesystem read-only'; do
 	printf '%s\n' 'msync-guest: run selftest ext4' 'ok 1 - x' "$report" \
 		'msync-guest: result selftest ext4 exit=0' 'msync-guest: done' \
 		>"$tmp/report.log"
