@@ -280,8 +280,14 @@ int main(int argc, char **argv)
 		printf("not ok 1 - setup: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	if (getenv("MSYNC_FUZZ_DEV"))
+	if (getenv("MSYNC_FUZZ_DEV")) {
 		dev_fd = open(getenv("MSYNC_FUZZ_DEV"), O_RDWR);
+		if (dev_fd < 0) {
+			printf("not ok 1 - setup: %s: %s\n",
+			       getenv("MSYNC_FUZZ_DEV"), strerror(errno));
+			return 1;
+		}
+	}
 	if (mmap((void *)BASE, (WINDOW + 2 * EDGE) * page, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED ||
 	    munmap((void *)BASE, (WINDOW + 2 * EDGE) * page)) {
@@ -323,6 +329,15 @@ int main(int argc, char **argv)
 	unlink(path);
 	printf("# %ld calls: expected 0 %ld, EINVAL %ld, ENOMEM %ld, EBUSY %ld, other %ld\n",
 	       calls, counts[0], counts[1], counts[2], counts[3], counts[4]);
+	/* Every outcome of the contract must have been drawn */
+	for (i = 0; i < 4; i++) {
+		if (!counts[i]) {
+			printf("# VIOLATION no call drew outcome %s\n",
+			       name(i == 0 ? 0 : i == 1 ? EINVAL :
+				    i == 2 ? ENOMEM : EBUSY));
+			bad++;
+		}
+	}
 	printf("%s 1 - %ld msync() calls, %ld contract violations, seed %llu\n",
 	       bad ? "not ok" : "ok", calls, bad, seed);
 	return bad ? 1 : 0;

@@ -1,13 +1,17 @@
 # Every prefix of the series builds and boots to the guest's result line.
 # One object directory (build/o-patched) steps through the prefixes and
 # ends as the patched kernel, so each step is an incremental build.  A
-# prefix that passed before with the same commit id and config is not
-# rebuilt (out/bisect/ keeps the stamps).  Sourced by tests/run.sh.
+# prefix that passed before with the same commit id and the same inputs
+# (config fragments, guest programs, scripts, compiler and QEMU
+# versions) is not rebuilt (out/bisect/ keeps the stamps).  Sourced by
+# tests/run.sh.
 # shellcheck shell=bash
 
 stamps=$OUT_DIR/bisect
 mkdir -p "$stamps"
-cfgsum=$(cat "$TOP/config/msync.config" "$TOP/guest/init" | sha256sum | cut -c1-16)
+cfgsum=$({ cat "$TOP"/config/* "$TOP"/guest/* "$TOP"/scripts/*
+	gcc --version; qemu-system-x86_64 --version; } 2>&1 |
+	sha256sum | cut -c1-16)
 revs=$(git -C "$TREE" rev-list --reverse base..series)
 total_p=$(echo "$revs" | wc -l)
 i=0
