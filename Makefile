@@ -10,11 +10,13 @@ DL_DIR ?= $(CURDIR)/dl
 export DL_DIR
 
 .PHONY: help deps fetch tree tree-reset build build-unpatched build-patched \
-	initramfs run check torture boot export series bench clean distclean
+	initramfs run check check-6.12 torture boot export series bench clean \
+	distclean
 
 help:
 	@echo 'make run        build the patched kernel and run the msync selftest in QEMU'
 	@echo 'make check      the whole test suite; ends with "N passed, N failed"'
+	@echo 'make check-6.12 the selftest and the MS_ASYNC port on Debian'"'"'s linux-source-6.12'
 	@echo 'make torture    the long runs (a million fuzzed msync() calls, 200 crash-checked syncs per fs and kernel)'
 	@echo 'make tree       build/linux: v3.5 + fixes/ (tag base) + patches/ (branch series)'
 	@echo 'make tree-reset drop unexported commits in build/linux, rebuild it from patches/'
@@ -69,6 +71,9 @@ run:
 
 check:
 	@tests/run.sh
+
+check-6.12:
+	@tests/run-6.12.sh
 
 torture:
 	@tests/torture.sh

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages the project needs, or say how to.
+#   deps.sh        what make check needs
+#   deps.sh 6.12   and Debian's linux-source-6.12 (make check-6.12), the
+#                  version whose tarball linux.hash pins
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +33,17 @@ foreign=""
 dpkg --print-foreign-architectures | grep -x i386 >/dev/null || foreign=i386
 # HTTPS downloads need the CA certificates curl does not depend on.
 [ -e /etc/ssl/certs/ca-certificates.crt ] || missing="$missing ca-certificates"
+# 6.12's build runs flex and bison (v3.5 ships their output) and
+# objtool, which links libelf; check-6.12 also renders msync(2).
+if [ "${1:-}" = 6.12 ]; then
+	[ -e "$SRC_612" ] || missing="$missing linux-source-6.12=$DEB_612"
+	command -v flex >/dev/null 2>&1 || missing="$missing flex"
+	command -v bison >/dev/null 2>&1 || missing="$missing bison"
+	[ -e /usr/include/libelf.h ] || missing="$missing libelf-dev"
+	# msync(2) as Debian ships it, for the man-pages patch
+	command -v man >/dev/null 2>&1 || missing="$missing man-db"
+	[ -e /usr/share/man/man2/msync.2.gz ] || missing="$missing manpages-dev"
+fi
 [ -z "$missing$foreign" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$missing"

@@ -8,7 +8,11 @@ DL_DIR=${DL_DIR:-$TOP/dl}
 KVER=3.5
 KTAR=linux-$KVER.tar.xz
 KERNEL_URL=${KERNEL_URL:-https://cdn.kernel.org/pub/linux/kernel/v3.x/$KTAR}
-TREE=$BUILD_DIR/linux
+# Today's kernel: Debian's linux-source-6.12 package puts this tarball in
+# /usr/src (make check-6.12; the version is the one linux.hash pins).
+DEB_612=6.12.118-1~deb12u1
+SRC_612=${SRC_612:-/usr/src/linux-source-6.12.tar.xz}
+TREE=${TREE:-$BUILD_DIR/linux}
 
 # The fixed identity and date of every commit the harness makes, so that
 # the same patches always give the same commits and the same export.
@@ -26,6 +30,33 @@ PATH=$PATH:/usr/sbin:/sbin
 die() {
 	echo "error: $*" >&2
 	exit 1
+}
+
+HASH_FILE=${HASH_FILE:-$TOP/linux.hash}
+
+# pinned FILE: the sha256 values linux.hash lists for a file name.
+pinned() {
+	awk -v f="$1" '$1 == "sha256" && $3 == f { print $2 }' "$HASH_FILE"
+}
+
+# verify PATH NAME: succeed if the file's sha256 is pinned for NAME in
+# linux.hash (HASH_FILE); else say why.
+verify() {
+	local sum
+	sum=$(sha256sum "$1" | cut -d' ' -f1)
+	if [ -z "$(pinned "$2")" ]; then
+		echo "error: $1: no sha256 is pinned for $2 in $HASH_FILE" >&2
+		echo "  its sha256 is $sum" >&2
+		echo "  check it against kernel.org's signed sha256sums.asc, then add:" >&2
+		echo "  sha256  $sum  $2" >&2
+		return 1
+	fi
+	if ! grep -qx "$sum" <<<"$(pinned "$2")"; then
+		echo "error: $1: sha256 mismatch (truncated, corrupt or not $2)" >&2
+		echo "  got      $sum" >&2
+		echo "  expected $(pinned "$2" | paste -sd' ')" >&2
+		return 1
+	fi
 }
 
 # step "[3/7]" "building linux-3.5 (patched)": one progress line.
