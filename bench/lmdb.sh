@@ -65,7 +65,7 @@ awk -F, 'NR > 1 {
 }
 function rg(key, i) { return lo[key, i] == hi[key, i] ? lo[key, i] : lo[key, i] "-" hi[key, i] }
 END {
-	print "| kernel | commits | commits/s | device KiB/commit | median commit (us) | longest commit (us) | all clean after last commit (ms; -1: not in 5 s) |"
+	print "| kernel | mode | commits/s | device KiB/commit | median commit (us) | longest commit (us) | all clean after last commit (ms; -1: not in 5 s) |"
 	print "| --- | --- | --- | --- | --- | --- | --- |"
 	for (j = 1; j <= n; j++) {
 		split(order[j], a, " ")

@@ -59,6 +59,33 @@ verify() {
 	fi
 }
 
+# git_tree_from TARBALL DIR DEST MESSAGE TAG: unpack TARBALL, whose files
+# are under DIR/, into DEST as a git tree of one commit MESSAGE tagged TAG
+# (add -f: a distribution's .gitignore may ignore its own sources).  It
+# is unpacked beside DEST first: on failure nothing is left behind.
+git_tree_from() {
+	local tmp
+	mkdir -p "$BUILD_DIR"
+	tmp=$(mktemp -d "$BUILD_DIR/.extract.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	echo "extracting $(basename "$1")"
+	tar -C "$tmp" -xJf "$1" ||
+		die "$1: extraction failed; nothing was changed"
+	[ -d "$tmp/$2/mm" ] || die "$1 does not unpack to $2/"
+	(
+		cd "$tmp/$2"
+		git init -q
+		git config user.name "$PROJECT_NAME"
+		git config user.email "$PROJECT_EMAIL"
+		git add -A -f
+		git commit -q -m "$4"
+		git tag "$5"
+	)
+	rm -rf "$3"
+	mv "$tmp/$2" "$3"
+}
+
 # step "[3/7]" "building linux-3.5 (patched)": one progress line.
 step() {
 	echo "$1 $2..."

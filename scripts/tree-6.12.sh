@@ -22,26 +22,8 @@ sum=$(cat /dev/null $(series_patches) | sha256sum | cut -d' ' -f1)
 if ! [ -e "$tree" ]; then
 	verify "$SRC_612" "$(basename "$SRC_612")" ||
 		die "refusing $SRC_612 (reinstall linux-source-6.12=$DEB_612)"
-	mkdir -p "$BUILD_DIR"
-	tmp=$(mktemp -d "$BUILD_DIR/.extract.XXXXXX")
-	# shellcheck disable=SC2064
-	trap "rm -rf '$tmp'" EXIT
-	echo "extracting $(basename "$SRC_612")"
-	tar -C "$tmp" -xJf "$SRC_612" ||
-		die "$SRC_612: extraction failed; nothing was changed"
-	[ -d "$tmp/linux-source-6.12/mm" ] ||
-		die "$SRC_612 does not unpack to linux-source-6.12/"
-	(
-		cd "$tmp/linux-source-6.12"
-		git init -q
-		# -f: Debian's .gitignore ignores everything at the top level
-		git add -A -f
-		git commit -q -m "Debian linux-source-6.12 $DEB_612"
-		git tag base
-	)
-	mv "$tmp/linux-source-6.12" "$tree"
-	rm -rf "$tmp"
-	trap - EXIT
+	git_tree_from "$SRC_612" linux-source-6.12 "$tree" \
+		"Debian linux-source-6.12 $DEB_612" base
 elif ! git -C "$tree" rev-parse -q --verify base >/dev/null; then
 	die "$tree is not a tree this harness made (no tag base); move it away"
 fi

@@ -49,28 +49,9 @@ am_all() {
 }
 
 extract() {
-	local tarball tmp
+	local tarball
 	tarball=$("$TOP/scripts/fetch.sh")
-	mkdir -p "$BUILD_DIR"
-	tmp=$(mktemp -d "$BUILD_DIR/.extract.XXXXXX")
-	# shellcheck disable=SC2064
-	trap "rm -rf '$tmp'" EXIT
-	echo "extracting $(basename "$tarball")"
-	tar -C "$tmp" -xJf "$tarball" ||
-		die "$tarball: extraction failed; nothing was changed"
-	[ -d "$tmp/linux-$KVER/mm" ] ||
-		die "$tarball does not unpack to linux-$KVER/"
-	(
-		cd "$tmp/linux-$KVER"
-		git init -q
-		git config user.name "$PROJECT_NAME"
-		git config user.email "$PROJECT_EMAIL"
-		git add -A
-		git commit -q -m "Linux $KVER"
-		git tag v$KVER
-	)
-	rm -rf "$TREE"
-	mv "$tmp/linux-$KVER" "$TREE"
+	git_tree_from "$tarball" "linux-$KVER" "$TREE" "Linux $KVER" "v$KVER"
 }
 
 # The series as the tree holds it, exported, equals patches/?
