@@ -74,7 +74,10 @@ expect_ok "guest initramfs builds" \
 [ "$FAILED" = 0 ] || finish
 for p in patches-6.12/[0-9][0-9][0-9][0-9]-*.patch; do
 	[ "$(basename "$p")" = 0000-cover-letter.patch ] && continue
-	out=$("$tree612/scripts/checkpatch.pl" --strict "$p" 2>&1 | grep '^total:' || true)
+	# From the 6.12 tree: in this repo's git tree checkpatch would take
+	# the tracked patch file for a source file.
+	out=$(cd "$tree612" && scripts/checkpatch.pl --strict "$TOP/$p" 2>&1 |
+		grep '^total:' || true)
 	if [[ $out == "total: 0 errors, 0 warnings,"* ]]; then
 		pass "checkpatch --strict (6.12): $(basename "$p"): ${out#total: }"
 	else
