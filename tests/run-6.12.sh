@@ -7,8 +7,12 @@
 #     MS_ASYNC cases, whose MS_ASYNC is a no-op, must fail;
 #   - 6.12 with patches-6.12/: every case passes;
 #   - planted kernels built from the patched one: nowait (MS_SYNC starts
-#     the writeback and returns) and noretry (no second pass for a folio
-#     redirtied under writeback) fail their cases, as on v3.5;
+#     the writeback and returns) fails an MS_SYNC case, as on v3.5, and
+#     fileinode (MS_ASYNC names file_inode(), which for a block device is
+#     the device node, not the inode whose pages are dirty) fails case 3
+#     on the raw disk.  (v3.5's noretry is not caught on 6.12: in case 13
+#     the test file is the only dirty inode, and redirty_tail_locked()
+#     keeps its old dirtied_when when b_dirty is empty.)
 #   - the man-pages patch applies to Debian's msync(2) and renders.
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
@@ -114,7 +118,7 @@ if build612 6.12-patched series; then
 fi
 
 echo "[4/5] planted kernels on 6.12..."
-for v in nowait noretry; do
+for v in nowait fileinode; do
 	variant612 $v || continue
 	case $v in
 	nowait)
@@ -122,11 +126,11 @@ for v in nowait noretry; do
 		FAIL_RE="when msync returned, ([0-9]+ pages of the range dirty, [1-9]|the device had completed)" \
 			judge 6.12-nowait "MS_SYNC waits for its range: an MS_SYNC case fails" "" \
 			"3 4 7 8 10 11 13 15" "" ;;
-	noretry)
-		JUDGE_FS=ext4 ONE_OF=13 \
-		FAIL_RE="second msync\(MS_ASYNC\) .*range clean after 5000 ms" \
-			judge 6.12-noretry "case 13 (a page redirtied under writeback) fails" "" \
-			"$(seq 1 $SELFTEST_CASES | grep -vx 13)" "" ;;
+	fileinode)
+		JUDGE_FS=raw ONE_OF=3 \
+		FAIL_RE="\\(b\\) 0 of 2048 range pages clean after 5000 ms" \
+			judge 6.12-fileinode "MS_ASYNC of a block device mapping: case 3 fails" "" \
+			"1 2 4 5 6 7 8 9 10 14 15 16" "" ;;
 	esac
 done
 # The patched kernel back in its object directory
