@@ -73,6 +73,8 @@ echo "[1/5] checking packages, preparing linux-6.12..."
 expect_ok "packages installed (linux-source-6.12)" scripts/deps.sh 6.12
 expect_ok "linux-6.12: Debian's source, verified, with patches-6.12/" \
 	scripts/tree-6.12.sh
+# The selftest comes from the v3.5 series (patch 3), as in make check
+expect_ok "tree: v3.5 + fixes + series (the selftest's source)" scripts/tree.sh
 expect_ok "guest initramfs builds" \
 	scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
 [ "$FAILED" = 0 ] || finish
