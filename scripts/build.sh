@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # build.sh NAME REV [FROM]: build the kernel at REV of build/linux in its
-# own source worktree build/src-NAME and object directory build/o-NAME,
-# incrementally.  With FROM, a kernel that differs from FROM's in a few
-# files (a test-only variant) is built in FROM's worktree, starting from a
-# copy of build/o-FROM: only what the variant changes is compiled.
-# GUEST_ARCH (x86_64 or i386: the kernel's ARCH) and CONFIG_FRAGMENT go to
-# config.sh.  The log is out/build-NAME.log.
+# object directory build/o-NAME, incrementally.  Every kernel of a tree is
+# built from one worktree of it (build/src-linux), checked out at REV:
+# git rewrites only the files that differ from the last checkout, so the
+# objects of any kernel built before are recompiled only where they
+# depend on those.  With FROM, a kernel that differs from FROM's in a few
+# files (a test-only variant) starts from a fresh copy of build/o-FROM;
+# with SEED=NAME2 in the environment, a kernel that has no object
+# directory yet starts from a copy of build/o-NAME2 (a series prefix from
+# the unpatched kernel).  GUEST_ARCH (x86_64 or i386: the kernel's ARCH)
+# and CONFIG_FRAGMENT go to config.sh.  The log is out/build-NAME.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 name=$1 rev=$2 from=${3:-}
-src=$BUILD_DIR/src-${from:-$name}
+src=$BUILD_DIR/src-$(basename "$TREE")
 obj=$BUILD_DIR/o-$name
 log=$OUT_DIR/build-$name.log
 arch=${GUEST_ARCH:-x86_64}
@@ -32,6 +36,10 @@ if [ -n "$from" ]; then
 	# FROM's configuration and every file the variant does not change.
 	rm -rf "$obj"
 	cp -a "$BUILD_DIR/o-$from" "$obj"
+elif [ -n "${SEED:-}" ] && ! [ -d "$obj" ]; then
+	[ -f "$BUILD_DIR/o-$SEED/.config" ] ||
+		die "$name: build $SEED first (no $BUILD_DIR/o-$SEED/.config)"
+	cp -a "$BUILD_DIR/o-$SEED" "$obj"
 fi
 
 "$TOP/scripts/config.sh" "$src" "$obj"

@@ -1,6 +1,7 @@
 # Every prefix of the series builds and boots to the guest's result line.
-# One object directory (build/o-patched) steps through the prefixes and
-# ends as the patched kernel, so each step is an incremental build.  A
+# One object directory (build/o-patched), first a copy of the unpatched
+# kernel's, steps through the prefixes and ends as the patched kernel, so
+# each step is an incremental build.  A
 # prefix that passed before with the same commit id and the same inputs
 # (config fragments, guest programs, scripts, compiler and QEMU
 # versions) is not rebuilt (out/bisect/ keeps the stamps).  Sourced by
@@ -26,7 +27,7 @@ for rev in $revs; do
 		continue
 	fi
 	echo "       building prefix $i/$total_p..."
-	if ! scripts/build.sh patched "$rev" >"$TESTS_LOG/bisect-$i.log" 2>&1; then
+	if ! SEED=unpatched scripts/build.sh patched "$rev" >"$TESTS_LOG/bisect-$i.log" 2>&1; then
 		fail "$title" "$(tail -n 12 "$TESTS_LOG/bisect-$i.log")"
 		continue
 	fi

@@ -101,7 +101,7 @@ printf 'CONFIG_VIRTIO_BLK=y\nCONFIG_EXT4_FS=y\n' >"$tmp/unmet.config"
 expect_fail "config option with an unmet dependency is named" \
 	"CONFIG_VIRTIO_BLK=y.*unmet dependency" \
 	env CONFIG_FRAGMENT="$tmp/unmet.config" "$TOP/scripts/config.sh" \
-	"$BUILD_DIR/src-unpatched" "$tmp/o-unmet"
+	"$BUILD_DIR/src-linux" "$tmp/o-unmet"
 
 # A guest whose init hangs is killed after TIMEOUT, with the console tail.
 expect_fail "hanging guest times out" "guest timed out after 40s" \

@@ -194,18 +194,22 @@ planted() {
 #           a congested device: case 3 (d) must fail.
 #   noretry: the flusher does not come back for an inode that MS_ASYNC
 #           asked for while it was being written, nor for a page stored
-#           to while under writeback: case 13 must fail on ext4 (the
-#           store waits in ->page_mkwrite, then the inode is put back
-#           unexpired) and ext2 (no ->page_mkwrite: the page is skipped).
-#           (Seen failing on ext3 too; on raw the flusher's pass may
-#           still be running over the device's pages and write it.)
+#           to while under writeback: case 13 must fail on ext2 (no
+#           ->page_mkwrite: the page is dirty again under writeback and
+#           the pass skips it).  Not judged on ext4, where the store
+#           waits in ->page_mkwrite for the page's write: whether the
+#           pass still holds the inode when the second MS_ASYNC comes
+#           depends on how much of the range the device queue took at
+#           once (failed in most runs, passed in CI on 2026-12-04); nor
+#           on raw, where the pass may still be running over the
+#           device's pages and write it.
 #   whole:  the pass MS_ASYNC asks for writes each inode whole, in one
 #           go (tagged, no chunks): case 15 must fail on ext2.
 #   pin:    v3's MS_ASYNC worker, which holds the file (get_file) until its
 #           writeback is done: case 10 must fail.
 # Each planted kernel boots only with the disks its fault shows on.
 # pin comes last: it changes a header, which the others would recompile
-# after it (each variant is built in the patched kernel's worktree).
+# after it (every kernel is built from one worktree, scripts/build.sh).
 selftest_variants() {
 	local sync_cases="1 2 5 6 9 16"
 	planted nowait ext4 "$sync_cases" \
@@ -217,7 +221,7 @@ selftest_variants() {
 		"case 14 (fdatasync semantics) fails"
 	planted caller ext4 3 "\(d\) .*msync returned 0, device had completed" \
 		"13 15" "case 3 (MS_ASYNC does not wait) fails"
-	planted noretry "ext4 ext2" 13 "second msync\(MS_ASYNC\) .*range clean after 5000 ms" \
+	planted noretry ext2 13 "second msync\(MS_ASYNC\) .*range clean after 5000 ms" \
 		"" "case 13 (a page redirtied under writeback) fails"
 	planted whole ext2 15 "1 page of another file, MS_ASYNC\) returned 0; clean after 9000 ms" "" \
 		"case 15 (small file not held behind a big one) fails"
