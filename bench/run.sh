@@ -19,7 +19,7 @@ export TIMEOUT=${BENCH_TIMEOUT:-900}
 
 # The kernels of the benchmark (BENCH_KERNELS), and those bench/lmdb.sh
 # adds: all built first, v4 last (it changes include/linux/fs.h, which the
-# variants built after it in the patched worktree would all recompile).
+# variants built after it in the one worktree would all recompile).
 kernels=${BENCH_KERNELS:-unpatched patched aprime v4 i386-unpatched i386-patched}
 lmdb_only="delay0 delay10 delay100 delay500"
 builds=$(echo $kernels $lmdb_only | tr ' ' '\n' | grep -vx v4 | paste -sd ' ')
