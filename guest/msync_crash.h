@@ -4,11 +4,16 @@
  *
  * The logged disk holds a file system of CRASH_FS_BLOCKS 4 KiB blocks and,
  * past its end at CRASH_MARKER_OFF, an area the file system never uses.
- * The file CRASH_FILE (CRASH_PAGES pages, made on the host with initial
- * records of sequence number 0) is overwritten in the guest through a
- * shared mapping.  Every page holds one record: a header and a filling
- * that both follow from (seq, page), so that a page is either exactly
- * some record of that page or garbage.  After every msync(MS_SYNC) that
+ * Two files are stored to in the guest through one shared mapping of
+ * CRASH_PAGES pages: its first CRASH_FILE_PAGES are CRASH_FILE (made on
+ * the host with initial records of sequence number 0: overwrites in
+ * place), the others CRASH_GROW_FILE from its page CRASH_GROW_OFF on
+ * (made empty on the host and extended by the writer before each store
+ * past its end: every first store allocates a block and i_size grows).
+ * A page of CRASH_GROW_FILE never stored to is a hole, which counts as
+ * its record of sequence number 0.  Every page holds one record: a
+ * header and a filling that both follow from (seq, page), so that a page
+ * is either exactly some record of that page or garbage.  After every msync(MS_SYNC) that
  * returned 0 the writer writes a marker (the range and the sequence
  * number of each of its pages) to the marker area with O_DIRECT; the
  * position of that write in the write log is the time the sync returned.
@@ -22,8 +27,11 @@
 #include <string.h>
 
 #define CRASH_PAGE		4096
-#define CRASH_PAGES		256		/* pages of the file */
+#define CRASH_FILE_PAGES	256		/* pages of each file */
+#define CRASH_PAGES		(2 * CRASH_FILE_PAGES)	/* of the mapping */
 #define CRASH_FILE		"crash.dat"
+#define CRASH_GROW_FILE		"grow.dat"
+#define CRASH_GROW_OFF		777		/* its first page mapped */
 #define CRASH_FS_BLOCKS		8192		/* 32 MiB file system */
 #define CRASH_MARKER_OFF	((uint64_t)CRASH_FS_BLOCKS * CRASH_PAGE)
 #define CRASH_MARKER_SLOTS	256		/* 1 MiB marker area */

@@ -8,6 +8,6 @@ echo 100 >/proc/sys/vm/dirty_expire_centisecs
 echo 50 >/proc/sys/vm/dirty_writeback_centisecs
 while read -r fs dev; do
 	say "run crash $fs"
-	/bin/msync_crash /mnt/$fs/crash.dat $dev $1 $2 </dev/null
+	/bin/msync_crash /mnt/$fs $dev $1 $2 </dev/null
 	say "result crash $fs exit=$?"
 done </tmp/mounted

@@ -7,6 +7,9 @@
 # volatile cache and flushes it).  guest/msync_crash.c stores records in
 # a mapped file, MS_SYNCs CRASH_RANGES random ranges and after each sync
 # that returned 0 writes a marker past the file system with O_DIRECT.
+# The mapping holds a preallocated file (overwrites in place) and, after
+# it, a file that starts empty and grows, mapped from a non-zero offset
+# (each first store allocates a block, i_size grows).
 # tests/crash/check.sh then rebuilds each disk at every flush and at
 # CRASH_SAMPLES points between flushes (tests/crash/replay.c), runs
 # e2fsck and checks that every range synced by then holds its records.
@@ -44,12 +47,14 @@ crash_mkfs() {
 	$(mkfs_for "$1") -d "$3" "$2" 8192
 }
 
-# crash_setup: the replayer and the file of initial records.
+# crash_setup: the replayer, the file of initial records and the empty
+# one that grows.
 crash_setup() {
 	rm -rf "$crash_dir"
 	mkdir -p "$crash_dir/root" "$crash_dir/eio-root"
 	gcc -O2 -Wall -Wextra -Werror -o "$crash_replay" tests/crash/replay.c &&
 		"$crash_replay" mkfile "$crash_dir/root/crash.dat" &&
+		: >"$crash_dir/root/grow.dat" &&
 		"$crash_replay" mkfile "$crash_dir/eio-root/eio.dat"
 }
 

@@ -4,8 +4,8 @@
 # the disk's write log, BASE the image as it was before the guest booted,
 # WORK a scratch directory.  For each crash point (replay points): rebuild
 # the image, let e2fsck replay the journal and repair (exit status 4 or
-# more: the file system is corrupt), read the file out with debugfs and
-# check it against the syncs done by then (replay check).
+# more: the file system is corrupt), read the files out with debugfs and
+# check them against the syncs done by then (replay check).
 # Prints one line of figures:
 #   points P flush F between B ranges R checks C lost-flush LF
 #   lost-prefix LP lost-subset LS lost-ranges LR corrupt X garbage G torn T
@@ -21,10 +21,11 @@ PATH=$PATH:/usr/sbin:/sbin
 
 replay=$1 log=$2 base=$3 work=$4 samples=$5 seed=$6 mode=${7:-}
 mkdir -p "$work"
-img=$work/img file=$work/crash.dat
+img=$work/img file=$work/crash.dat grow=$work/grow.dat
 points=0 flush=0 between=0 checks=0 lost_f=0 lost_p=0 lost_s=0 corrupt=0 garbage=0 torn=0
 repaired=0
-: >"$work/lost" >"$work/errors" >"$work/torn"
+fsck_quiet='^(e2fsck [0-9.]+ .*|Pass [1-5][A-E]?: .*|.*: recovering journal|Free (blocks|inodes) count wrong \([0-9]+, counted=[0-9]+\)\.|Fix\? yes|.*\*\*\*\*\* FILE SYSTEM WAS MODIFIED \*\*\*\*\*|.*: [0-9]+/[0-9]+ files .*|)$'
+: >"$work/lost" >"$work/errors" >"$work/torn" >"$work/repaired"
 
 "$replay" points "$log" "$samples" "$seed" >"$work/points"
 total=$(wc -l <"$work/points")
@@ -46,17 +47,25 @@ while read -r kind t; do
 		continue
 	fi
 	# 1-3: e2fsck changed something beyond the journal replay; counted
-	# and shown, not a failure (ext2 has no journal to replay).
-	[ $rc = 0 ] || repaired=$((repaired + 1))
-	rm -f "$file"
+	# and shown (ext2 has no journal to replay).  Not the superblock's
+	# free block and inode counts: ext3 and ext4 keep them in memory and
+	# write them at sync_fs and umount; e2fsck recounts them after any
+	# allocation (the groups' counts, which are journaled, do count).
+	if [ $rc != 0 ] && grep -vqE "$fsck_quiet" "$work/fsck.out"; then
+		repaired=$((repaired + 1))
+		[ -s "$work/repaired" ] || { echo "crash point $kind $t:"
+			grep -vE "$fsck_quiet" "$work/fsck.out" | head -n 4; } >"$work/repaired"
+	fi
+	rm -f "$file" "$grow"
 	debugfs -R "dump /crash.dat $file" "$img" >/dev/null 2>&1 || true
-	if ! [ -f "$file" ]; then
+	debugfs -R "dump /grow.dat $grow" "$img" >/dev/null 2>&1 || true
+	if ! [ -f "$file" ] || ! [ -f "$grow" ]; then
 		garbage=$((garbage + 1))
-		echo "crash point $kind $t: no /crash.dat after e2fsck" >>"$work/errors"
+		echo "crash point $kind $t: no /crash.dat or /grow.dat after e2fsck" >>"$work/errors"
 		continue
 	fi
 	rc=0
-	"$replay" check "$log" "$file" "$kind" "$t" $mode >"$work/check.out" || rc=$?
+	"$replay" check "$log" "$file" "$grow" "$kind" "$t" $mode >"$work/check.out" || rc=$?
 	if ! read -r _ synced _ lost _ _ _ torn1 < <(grep '^synced ' "$work/check.out"); then
 		echo "crash point $kind $t: replay check failed (exit $rc): $(tail -n 2 "$work/check.out" | paste -sd' ')" >>"$work/errors"
 		garbage=$((garbage + 1))
@@ -83,4 +92,5 @@ echo "points $points flush $flush between $between ranges $ranges checks $checks
 head -n 3 "$work/lost"
 head -n 2 "$work/torn"
 head -n 3 "$work/errors"
+head -n 5 "$work/repaired"
 [ "$lost_f$lost_p$lost_s$corrupt$garbage" = 00000 ]

@@ -11,8 +11,9 @@
  *   replay points LOG SAMPLES SEED     the crash points to check, one a line
  *   replay build LOG IMG KIND T SEED   IMG (a copy of the disk as it was
  *                                      before the log) as at crash point
- *   replay check LOG FILE KIND T [break]  FILE (read out of that image)
- *                                      against the syncs done by then
+ *   replay check LOG FILE GROW KIND T [break]  the files (read out of
+ *                                      that image) against the syncs
+ *                                      done by then
  *   replay page FILE PAGE              the seq of a page's record
  *
  * Time t means: entries 0..t-1 have completed.  A crash point is
@@ -357,9 +358,15 @@ static void history(void)
 static int page_state(const unsigned char *buf, long p, uint64_t *seq)
 {
 	static uint64_t a[CRASH_PAGE / 8], b[CRASH_PAGE / 8];
+	static const unsigned char zero[CRASH_PAGE];
 	const uint64_t *w = (const void *)buf;
 	long i, k;
 
+	/* A page of the growing file never stored to is a hole */
+	if (p >= CRASH_FILE_PAGES && !memcmp(buf, zero, CRASH_PAGE)) {
+		*seq = 0;
+		return 0;
+	}
 	if (record_check(buf, p, seq, a)) {
 		for (i = 0; i < nhist[p]; i++)
 			if (hist[p][i] == *seq)
@@ -380,20 +387,47 @@ static int page_state(const unsigned char *buf, long p, uint64_t *seq)
 	return -1;
 }
 
-static int cmd_check(const char *path, char kind, long t, int broken)
+/*
+ * The pages the writer's mapping saw, from the two files: path's
+ * CRASH_FILE_PAGES, then grow's from CRASH_GROW_OFF on (zeros past its
+ * end).  NULL if path is not the size it must be.
+ */
+static unsigned char *mapped_pages(const char *path, const char *grow)
+{
+	unsigned char *buf, *file, *g;
+	size_t len, glen, off = (size_t)CRASH_GROW_OFF * CRASH_PAGE;
+	size_t room = (size_t)(CRASH_PAGES - CRASH_FILE_PAGES) * CRASH_PAGE;
+
+	read_file(path, &file, &len);
+	if (len != (size_t)CRASH_FILE_PAGES * CRASH_PAGE) {
+		printf("garbage: %s is %zu bytes, not %d\n", path, len,
+		       CRASH_FILE_PAGES * CRASH_PAGE);
+		free(file);
+		return NULL;
+	}
+	buf = calloc(CRASH_PAGES, CRASH_PAGE);
+	if (!buf)
+		die("out of memory%s", "");
+	memcpy(buf, file, len);
+	free(file);
+	read_file(grow, &g, &glen);
+	if (glen > off)
+		memcpy(buf + len, g + off, glen - off < room ? glen - off : room);
+	free(g);
+	return buf;
+}
+
+static int cmd_check(const char *path, const char *grow, char kind, long t,
+		     int broken)
 {
 	uint64_t seq[CRASH_PAGES];
 	long i, end, synced = 0, lost = 0, garbage = 0, torn = 0;
 	unsigned char *buf;
-	size_t len;
 
 	history();
-	read_file(path, &buf, &len);
-	if (len != (size_t)CRASH_PAGES * CRASH_PAGE) {
-		printf("garbage: %s is %zu bytes, not %d\n", path, len,
-		       CRASH_PAGES * CRASH_PAGE);
+	buf = mapped_pages(path, grow);
+	if (!buf)
 		return 2;
-	}
 	for (i = 0; i < CRASH_PAGES; i++) {
 		switch (page_state(buf + i * CRASH_PAGE, i, &seq[i])) {
 		case 1:
@@ -451,7 +485,7 @@ static void cmd_mkfile(const char *path)
 
 	if (!f)
 		die("cannot create %s", path);
-	for (i = 0; i < CRASH_PAGES; i++) {
+	for (i = 0; i < CRASH_FILE_PAGES; i++) {
 		record_make(page, 0, i);
 		if (fwrite(page, CRASH_PAGE, 1, f) != 1)
 			die("writing %s failed", path);
@@ -498,9 +532,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "build") && argc == 7) {
 		cmd_build(argv[3], argv[4][0], atol(argv[5]),
 			  strtoull(argv[6], NULL, 0));
-	} else if (!strcmp(cmd, "check") && (argc == 6 || argc == 7)) {
-		return cmd_check(argv[3], argv[4][0], atol(argv[5]),
-				 argc == 7 && !strcmp(argv[6], "break"));
+	} else if (!strcmp(cmd, "check") && (argc == 7 || argc == 8)) {
+		return cmd_check(argv[3], argv[4], argv[5][0], atol(argv[6]),
+				 argc == 8 && !strcmp(argv[7], "break"));
 	} else {
 		die("usage: replay mkfile|info|points|build|check|page ...%s",
 		    "");
