@@ -68,3 +68,17 @@ guest_check() {
 	fi
 	grep -E "$summary" "$log" | sed "s/^# //; s/^/       $k: /" || true
 }
+
+# build_variant NAME: build the test-only kernel tests/variants/NAME.patch
+# from a copy of the patched kernel's objects (it differs in a few files).
+build_variant() {
+	local log=$TESTS_LOG/variant-$1.log
+	if scripts/variant.sh "$1" >"$log" 2>&1 &&
+	   scripts/build.sh "$1" "variant-$1" patched >>"$log" 2>&1; then
+		pass "test-only kernel '$1' builds (tests/variants/$1.patch)"
+		return 0
+	fi
+	fail "test-only kernel '$1' builds (tests/variants/$1.patch)" \
+		"$(tail -n 8 "$log")"
+	return 1
+}

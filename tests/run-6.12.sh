@@ -113,7 +113,9 @@ if build612 6.12-unpatched base; then
 fi
 
 echo "[3/5] linux-6.12 with the port: every case passes..."
-if build612 6.12-patched series; then
+# From a copy of the unpatched kernel's objects: the port changes a few
+# files (objtool and its objects keep their times in the copy).
+if SEED=6.12-unpatched build612 6.12-patched series; then
 	# Any exit status: the selftest exits 1 where a finding above fails
 	judge 6.12-patched "all $SELFTEST_CASES cases ok (on file systems, $RAW_ONLY skips)" \
 		"" "$(seq 1 $SELFTEST_CASES)" ""
@@ -124,8 +126,7 @@ for v in nowait fileinode; do
 	variant612 $v || continue
 	case $v in
 	nowait)
-		JUDGE_FS=ext4 ONE_OF="1 2 5 6 9 16" \
-		FAIL_RE="when msync returned, ([0-9]+ pages of the range dirty, [1-9]|the device had completed)" \
+		JUDGE_FS=ext4 ONE_OF="$SYNC_CASES" FAIL_RE="$NOWAIT_FAIL_RE" \
 			judge 6.12-nowait "MS_SYNC waits for its range: an MS_SYNC case fails" "" \
 			"3 4 7 8 10 11 13 15" "" ;;
 	fileinode)
