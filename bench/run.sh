@@ -21,7 +21,9 @@ export TIMEOUT=${BENCH_TIMEOUT:-900}
 # adds: all built first, v4 last (it changes include/linux/fs.h, which the
 # variants built after it in the one worktree would all recompile).
 kernels=${BENCH_KERNELS:-unpatched patched aprime v4 i386-unpatched i386-patched}
+# LMDB=0: no LMDB step (and no delay variants to build).
 lmdb_only="delay0 delay10 delay100 delay500"
+[ "${LMDB:-1}" = 0 ] && lmdb_only=""
 builds=$(echo $kernels $lmdb_only | tr ' ' '\n' | grep -vx v4 | paste -sd ' ')
 [[ " $kernels " == *" v4 "* ]] && builds="$builds v4"
 rev_of() {
@@ -44,7 +46,8 @@ i386_env() {
 nk=0 nb=0
 for k in $kernels; do nk=$((nk + 1)); done
 for k in $builds; do nb=$((nb + 1)); done
-total=$((3 + nb + nk))
+total=$((2 + nb + nk))
+[ "${LMDB:-1}" = 0 ] || total=$((total + 1))
 n=1
 step "[$n/$total]" "checking packages and preparing the tree"
 scripts/deps.sh
@@ -89,6 +92,10 @@ for k in $kernels; do
 done
 # shellcheck disable=SC2086
 bench/report.sh "$OUT_DIR/unpatched-bench.log" "$OUT_DIR/patched-bench.log" "$OUT_DIR" $extra
+if [ "${LMDB:-1}" = 0 ]; then
+	echo "done: $OUT_DIR/bench.md (LMDB=0: no LMDB step)"
+	exit 0
+fi
 n=$((n + 1))
 step "[$n/$total]" "LMDB on the same kernels and the delay variants"
 # shellcheck disable=SC2086
