@@ -78,60 +78,46 @@ if [ "$groups" != "$all_groups" ] && ! want bisect; then
 fi
 . tests/selftest.sh
 
-if want harness; then
-	progress "checking the harness"
-	. tests/harness.sh
-fi
-if want series; then
-	progress "checking the series (git am, checkpatch, export, make series)"
+# group NAME TITLE COMMAND...: one group of checks, if T selects it; a
+# group file (". FILE") is sourced with no positional parameters.
+group() {
+	want "$1" || return 0
+	progress "$2"
+	shift 2
+	if [ "$1" = . ]; then
+		local group_file=$2
+		set --
+		. "$group_file"
+	else
+		"$@"
+	fi
+}
+
+group harness "checking the harness" . tests/harness.sh
+group series "checking the series (git am, checkpatch, export, make series)" \
 	. tests/series.sh
-fi
-if want bisect; then
-	progress "building and booting every prefix of the series (patched last)"
+group bisect "building and booting every prefix of the series (patched last)" \
 	. tests/bisect.sh
-fi
-if want selftest; then
-	progress "running the selftest on the patched kernel"
-	selftest_patched
-	selftest_plain
-fi
-if want unpatched; then
-	progress "running the selftest on the unpatched kernel (expected failures)"
+group selftest "running the selftest on the patched kernel" \
+	eval "selftest_patched; selftest_plain"
+group unpatched "running the selftest on the unpatched kernel (expected failures)" \
 	selftest_unpatched
-fi
 # Before the planted kernels of the selftest: its own planted kernel
 # changes mm/msync.c only, and pin (the last of those) changes a header.
-if want crash; then
-	progress "crash points and I/O errors of MS_SYNC (both kernels)"
+group crash "crash points and I/O errors of MS_SYNC (both kernels)" \
 	. tests/crash.sh
-fi
-if want variants; then
-	progress "running the selftest on test-only broken kernels (expected failures)"
+group variants "running the selftest on test-only broken kernels (expected failures)" \
 	selftest_variants
-fi
-if want i386; then
-	progress "the selftest on i386 (patched, offset in unsigned long)"
+group i386 "the selftest on i386 (patched, offset in unsigned long)" \
 	. tests/i386.sh
-fi
-if want freeze; then
-	progress "freezing with MS_ASYNC writeback pending (both kernels)"
+group freeze "freezing with MS_ASYNC writeback pending (both kernels)" \
 	. tests/freeze.sh
-fi
-if want sibling; then
-	progress "MS_ASYNC beside a frozen file system of the same disk"
+group sibling "MS_ASYNC beside a frozen file system of the same disk" \
 	. tests/sibling.sh
-fi
-if want fuzz; then
-	progress "fuzzing msync() against its error contract (both kernels)"
+group fuzz "fuzzing msync() against its error contract (both kernels)" \
 	. tests/fuzz.sh
-fi
-if want race; then
-	progress "racing msync() on debug kernels (lockdep, kmemleak, debug objects)"
+group race "racing msync() on debug kernels (lockdep, kmemleak, debug objects)" \
 	. tests/race.sh
-fi
-if want bench; then
-	progress "benchmark smoke run"
-	. tests/bench.sh
-fi
+group bench "benchmark smoke run" . tests/bench.sh
 
 finish
