@@ -161,8 +161,8 @@ selftest_patched() {
 selftest_plain() {
 	local title tap bad="" c r skips
 	title="patched, one plain ext4 disk: every case ok or a SKIP with its reason"
-	if ! OUT_DIR=$TESTS_LOG/plain FSLIST=ext4-plain THROTTLE_BPS= \
-	     DISK_DEVICE_OPTS= EIO_SECTOR= VERDICT=--sane TIMEOUT=600 \
+	if ! OUT_DIR=$TESTS_LOG/plain FSLIST=ext4-plain THROTTLE_BPS='' \
+	     DISK_DEVICE_OPTS='' EIO_SECTOR='' VERDICT=--sane TIMEOUT=600 \
 	     scripts/guest.sh patched selftest >"$TESTS_LOG/selftest-plain.out" 2>&1; then
 		fail "$title" "$(tail -n 15 "$TESTS_LOG/selftest-plain.out")"
 		return
