@@ -104,8 +104,8 @@ expect_fail "config option with an unmet dependency is named" \
 	"$BUILD_DIR/src-linux" "$tmp/o-unmet"
 
 # A guest whose init hangs is killed after TIMEOUT, with the console tail.
-expect_fail "hanging guest times out" "guest timed out after 40s" \
-	env TIMEOUT=40 FSLIST=ext2 OUT_DIR="$tmp" "$TOP/scripts/guest.sh" unpatched hang
+expect_fail "hanging guest times out" "guest timed out after 25s" \
+	env TIMEOUT=25 FSLIST=ext2 OUT_DIR="$tmp" "$TOP/scripts/guest.sh" unpatched hang
 grep -q "msync-guest: hanging on purpose" "$LAST_LOG" &&
 	pass "hanging guest: console tail shown" ||
 	fail "hanging guest: console tail shown" "see $LAST_LOG"

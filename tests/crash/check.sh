@@ -57,8 +57,8 @@ while read -r kind t; do
 			grep -vE "$fsck_quiet" "$work/fsck.out" | head -n 4; } >"$work/repaired"
 	fi
 	rm -f "$file" "$grow"
-	debugfs -R "dump /crash.dat $file" "$img" >/dev/null 2>&1 || true
-	debugfs -R "dump /grow.dat $grow" "$img" >/dev/null 2>&1 || true
+	printf 'dump /crash.dat %s\ndump /grow.dat %s\n' "$file" "$grow" |
+		debugfs -f - "$img" >/dev/null 2>&1 || true
 	if ! [ -f "$file" ] || ! [ -f "$grow" ]; then
 		garbage=$((garbage + 1))
 		echo "crash point $kind $t: no /crash.dat or /grow.dat after e2fsck" >>"$work/errors"
