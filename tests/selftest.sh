@@ -42,6 +42,7 @@ case_result() {
 # selftest; its exit status goes to $TESTS_LOG/selftest-NAME.rc.
 run_selftest() {
 	local rc=0
+	rm -f "$TESTS_LOG/selftest-$1.rc"
 	VERDICT=--sane TIMEOUT=${SELFTEST_TIMEOUT:-600} FSLIST="$2" \
 		scripts/guest.sh "$1" selftest >"$TESTS_LOG/selftest-$1.out" 2>&1 ||
 		rc=$?
@@ -116,6 +117,12 @@ one_of_fails() {
 	return 1
 }
 
+# tap_header TAP: what is missing of the TAP version line and the plan.
+tap_header() {
+	grep -qx "TAP version 13" <<<"$1" || printf ' no TAP version 13 line;'
+	grep -qx "1\.\.$SELFTEST_CASES" <<<"$1" || printf ' no plan 1..%s;' "$SELFTEST_CASES"
+}
+
 # judge KERNEL TITLE EXIT OK-CASES NOT-OK-CASES: one check per disk; every
 # case must have the expected outcome (a skip is never a pass), the TAP
 # header and plan must be there and the test must exit with EXIT (any, if
@@ -125,10 +132,7 @@ judge() {
 	boot_selftest "$kernel"
 	for fs in $JUDGE_FS; do
 		tap=$(tap_of "$OUT_DIR/$kernel-selftest.log" "$fs")
-		bad=""
-		grep -qx "TAP version 13" <<<"$tap" || bad="no TAP version 13 line;"
-		grep -qx "1\.\.$SELFTEST_CASES" <<<"$tap" ||
-			bad="$bad no plan 1..$SELFTEST_CASES;"
+		bad=$(tap_header "$tap")
 		bad="$bad$(expect_cases "$tap" ok "$4" "$fs")"
 		bad="$bad$(expect_cases "$tap" not-ok "$5" "$fs")"
 		[ -z "$ONE_OF" ] || one_of_fails "$tap" ||
@@ -168,8 +172,7 @@ selftest_plain() {
 		return
 	fi
 	tap=$(tap_of "$TESTS_LOG/plain/patched-selftest.log" ext4-plain)
-	grep -qx "TAP version 13" <<<"$tap" || bad="no TAP version 13 line;"
-	grep -qx "1\.\.$SELFTEST_CASES" <<<"$tap" || bad="$bad no plan 1..$SELFTEST_CASES;"
+	bad=$(tap_header "$tap")
 	for c in $(seq 1 $SELFTEST_CASES); do
 		r=$(case_result "$tap" "$c")
 		case $r in ok|skip) ;; *) bad="$bad case $c $r;" ;; esac
@@ -219,7 +222,6 @@ run_planted() {
 	for entry in "${PLANTED[@]}"; do
 		IFS=$'\037' read -r name disks _ <<<"$entry"
 		[[ " $built " == *" $name "* ]] || continue
-		rm -f "$TESTS_LOG/selftest-$name.rc"
 		run_selftest "$name" "$disks" &
 		n=$((n + 1))
 		if [ $n -ge "${PLANTED_JOBS:-3}" ]; then
