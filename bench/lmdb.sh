@@ -6,14 +6,15 @@
 # Kernels: unpatched, patched and variants of patch 2 (tests/variants/):
 # delay0, delay10, delay100, delay500 (how soon the flusher writes after
 # MS_ASYNC, in ms; 1000 in the series), aprime (2012 v2: the caller
-# writes, skips a congested device), v4 (v4's patch 2).  Writes
+# writes, skips a congested device), v4 (v4's patch 2), dfixed (v4 with
+# its review's faults fixed).  Writes
 # out/bench-lmdb.md and out/bench-lmdb.csv.  Variants are built from the
 # patched kernel's objects.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
 
-kernels=${*:-unpatched patched delay0 delay10 delay100 delay500 aprime v4}
+kernels=${*:-unpatched patched delay0 delay10 delay100 delay500 aprime v4 dfixed}
 runs=${RUNS:-3}
 secs=${LMDB_SECONDS:-10}
 export MEM=2048 SMP=2 FSLIST=ext4 THROTTLE_BPS= DISK_CACHE=unsafe

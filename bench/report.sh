@@ -132,6 +132,7 @@ function design(k) {
 	if (k == "patched") return "v5 (the series, design E): the inode is expired and the flusher thread of its device asked for a kupdate pass within a second; nothing allocated, no file or inode held"
 	if (k == "aprime") return "design A\047 (test variant, the 2012 v2): the caller writes the range, WB_SYNC_NONE, unless the device is write-congested"
 	if (k == "v4") return "v4 (test variant, design D): a request naming the mapping and range, queued to an unbound workqueue after one jiffy; the worker writes WB_SYNC_NONE in 1 MiB chunks, holding no file"
+	if (k == "dfixed") return "design D fixed (test variant): v4\047s requests with the faults of its review fixed: per-device lanes, round robin by 1 MiB chunk, frozen file systems parked, evict() always looks the mapping up, written a second after the first call"
 	if (k == "caller") return "design A (test variant): the caller writes the range, WB_SYNC_NONE, and may sleep in the request queue of a congested device"
 	if (k == "pin") return "v3 (test variant): one work item per call, holding get_file() until its writeback is started; at most 1024 pending, then the caller writes"
 	return k

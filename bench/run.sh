@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # make bench: the same benchmark, same scratch image and same QEMU settings,
-# on four kernels: unpatched v3.5, the patched series, and two variants of
-# patch 2's MS_ASYNC that stand for the designs it was compared with
+# on five kernels: unpatched v3.5, the patched series, and three variants
+# of patch 2's MS_ASYNC that stand for the designs it was compared with
 # (tests/variants/aprime.patch: the 2012 v2, the caller writes the range
 # unless the device is write-congested; tests/variants/v4.patch: v4 of
-# this series, a request per mapping run by a private workqueue).  Then
+# this series, a request per mapping run by a private workqueue;
+# tests/variants/dfixed.patch: v4 with the faults of its review fixed,
+# per-device lanes, round robin by chunk, parked frozen requests).  Then
 # out/bench.md, bench.csv and bench.png: M1-M5 compare unpatched and
 # patched; the design comparison shows M3, M4 ms_async and M6 for all
-# four.  M1 also runs on the i386 kernels (unpatched and patched): its
+# five.  M1 also runs on the i386 kernels (unpatched and patched): its
 # i386 rows.  Last, bench/lmdb.sh: LMDB, the real MS_ASYNC user, on the
 # same kernels and the delay variants (out/bench-lmdb.md).
 set -euo pipefail
@@ -18,14 +20,16 @@ cd "$TOP"
 export TIMEOUT=${BENCH_TIMEOUT:-900}
 
 # The kernels of the benchmark (BENCH_KERNELS), and those bench/lmdb.sh
-# adds: all built first, v4 last (it changes include/linux/fs.h, which the
-# variants built after it in the one worktree would all recompile).
-kernels=${BENCH_KERNELS:-unpatched patched aprime v4 i386-unpatched i386-patched}
+# adds: all built first, v4 and dfixed last (they change
+# include/linux/fs.h, which the variants built after them in the one
+# worktree would all recompile).
+kernels=${BENCH_KERNELS:-unpatched patched aprime v4 dfixed i386-unpatched i386-patched}
 # LMDB=0: no LMDB step (and no delay variants to build).
 lmdb_only="delay0 delay10 delay100 delay500"
 [ "${LMDB:-1}" = 0 ] && lmdb_only=""
-builds=$(echo $kernels $lmdb_only | tr ' ' '\n' | grep -vx v4 | paste -sd ' ')
-[[ " $kernels " == *" v4 "* ]] && builds="$builds v4"
+late=$(echo $kernels | tr ' ' '\n' | grep -x 'v4\|dfixed' | paste -sd ' ' || :)
+builds=$(echo $kernels $lmdb_only | tr ' ' '\n' | grep -vx 'v4\|dfixed' | paste -sd ' ')
+builds="$builds${late:+ $late}"
 rev_of() {
 	case $1 in
 	unpatched|i386-unpatched) echo base ;;
@@ -100,5 +104,5 @@ n=$((n + 1))
 step "[$n/$total]" "LMDB on the same kernels and the delay variants"
 # shellcheck disable=SC2086
 LMDB_NO_BUILD=1 bench/lmdb.sh $(echo $kernels | tr ' ' '\n' | grep -v i386 |
-	grep -vx v4) $lmdb_only $([[ " $kernels " == *" v4 "* ]] && echo v4)
+	grep -vx 'v4\|dfixed') $lmdb_only $late
 echo "done: $OUT_DIR/bench.md, $OUT_DIR/bench-lmdb.md"
