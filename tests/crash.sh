@@ -17,8 +17,9 @@
 # no blkdev_issue_flush): its losses are reported as a finding about
 # v3.5 on both kernels, only the write-through points must be clean, and
 # the losses must be found (a control of the checker).  The planted
-# kernel 'noflush' (MS_SYNC waits for the data, no commit, no flush) must
-# lose ranges on ext4.
+# kernels 'noflush' (MS_SYNC waits for the data, no commit, no flush) and
+# 'late' (MS_SYNC returns, the range is synced 50 ms later) must lose
+# ranges on ext4.
 #
 # I/O errors: guest/msync_eio.c on an ext4 disk one of whose file pages
 # lies on a sector every write of which fails (QEMU blkdebug); each
@@ -167,14 +168,17 @@ crash_selftest() {
 	fi
 }
 
-# crash_planted: the planted kernel tests/variants/noflush.patch, whose
-# MS_SYNC waits for the range's data but neither commits the journal nor
-# flushes the disk cache, must lose synced ranges on ext4.
+# crash_planted K WHAT: the planted kernel tests/variants/K.patch, whose
+# MS_SYNC breaks durability as WHAT says, must lose synced ranges on ext4:
+#   noflush: MS_SYNC waits for the range's data but neither commits the
+#            journal nor flushes the disk cache;
+#   late:    MS_SYNC returns at once and syncs the range 50 ms later, so
+#            the marker written after it reaches the log before the data.
 crash_planted() {
-	local k=noflush out line lr crash_fslist=ext4
+	local k=$1 what=$2 out line lr crash_fslist=ext4
 	out=$TESTS_LOG/crash-$k-ext4.out
-	build_variant $k || return 0
-	if ! crash_boot $k >"$TESTS_LOG/crash-boot-$k.out" 2>&1; then
+	build_variant "$k" || return 0
+	if ! crash_boot "$k" >"$TESTS_LOG/crash-boot-$k.out" 2>&1; then
 		fail "planted $k: crash writer on a logged ext4 disk" \
 			"$(tail -n 4 "$TESTS_LOG/crash-boot-$k.out")" \
 			"console log: $OUT_DIR/crash-$k.log"
@@ -186,9 +190,9 @@ crash_planted() {
 	line=$(grep '^points ' "$out" || true)
 	lr=$(crash_field "$line" lost-ranges)
 	if [ "${lr:-0}" -gt 0 ]; then
-		pass "planted $k: MS_SYNC without a cache flush loses $lr of $(crash_field "$line" ranges) synced ranges on ext4"
+		pass "planted $k: MS_SYNC $what loses $lr of $(crash_field "$line" ranges) synced ranges on ext4"
 	else
-		fail "planted $k: MS_SYNC without a cache flush must lose synced ranges on ext4" \
+		fail "planted $k: MS_SYNC $what must lose synced ranges on ext4" \
 			"lost ranges '${lr:-}'; see $out"
 	fi
 }
@@ -250,7 +254,8 @@ if crash_setup >"$TESTS_LOG/crash-setup.out" 2>&1; then
 			done
 			if [ "$crash_k" = patched ]; then
 				crash_selftest
-				crash_planted
+				crash_planted noflush "without a cache flush"
+				crash_planted late "that returns before its writes"
 			fi
 		else
 			fail "$crash_k: crash writer on logged disks" \
