@@ -11,8 +11,8 @@
 #     fileinode (MS_ASYNC names file_inode(), which for a block device is
 #     the device node, not the inode whose pages are dirty) fails case 3
 #     on the raw disk.  (v3.5's noretry is not caught on 6.12: in case 13
-#     the test file is the only dirty inode, and redirty_tail_locked()
-#     keeps its old dirtied_when when b_dirty is empty.)
+#     the page's write completes before the second store, so the second
+#     MS_ASYNC finds a plain dirty page and asks for a new pass.)
 #   - the man-pages patch applies to Debian's msync(2) and renders.
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
