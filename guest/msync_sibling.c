@@ -5,9 +5,11 @@
  * FROZEN and OTHER are two ext4 file systems of one disk (partitions):
  * one device, one flusher thread.  A range of a file on FROZEN is dirtied
  * and given MS_ASYNC, and FROZEN is frozen (FIFREEZE) right after, so
- * that the freeze meets that writeback pending.  A child then stores to
- * the file again (the store waits in ->page_mkwrite for the thaw) and
- * calls MS_ASYNC.  Meanwhile a dirty range of a file on
+ * that the freeze meets that writeback pending: the range is big
+ * (FROZEN_PAGES), so that a writer started at once (v4's worker, one
+ * jiffy later) is still at it when the freeze comes, rather than done.  A child then stores to
+ * the first PAGES pages of the file again (the store waits in
+ * ->page_mkwrite for the thaw) and calls MS_ASYNC on them.  Meanwhile a dirty range of a file on
  * OTHER gets MS_ASYNC and must be written within LIMIT_MS, while FROZEN is
  * still frozen.  After the thaw, the child's range must be written within
  * LIMIT_MS too.
@@ -28,10 +30,11 @@
 #include "pagestate.h"
 
 #define PAGES		256
+#define FROZEN_PAGES	8192
 #define LIMIT_MS	5000
 
-/* A file of PAGES pages, written and synced, mapped shared; NULL */
-static char *map_file(const char *dir)
+/* A file of @pages pages, written and synced, mapped shared; NULL */
+static char *map_file(const char *dir, int pages)
 {
 	char path[512], buf[4096];
 	void *p;
@@ -42,21 +45,22 @@ static char *map_file(const char *dir)
 	if (fd < 0)
 		return NULL;
 	memset(buf, 0x5a, sizeof(buf));
-	for (i = 0; i < PAGES; i++)
+	for (i = 0; i < pages; i++)
 		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
 			return NULL;
 	if (fsync(fd))
 		return NULL;
-	p = mmap(NULL, PAGES * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = mmap(NULL, (size_t)pages * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 fd, 0);
 	close(fd);
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static void store(char *p, int c)
+static void store(char *p, int c, int pages)
 {
 	int i;
 
-	for (i = 0; i < PAGES; i++)
+	for (i = 0; i < pages; i++)
 		p[i * 4096] = (char)c;
 }
 
@@ -72,15 +76,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("TAP version 13\n1..2\n");
-	fp = map_file(argv[1]);
-	op = map_file(argv[2]);
+	fp = map_file(argv[1], FROZEN_PAGES);
+	op = map_file(argv[2], PAGES);
 	ffd = open(argv[1], O_RDONLY);
 	if (!fp || !op || ffd < 0) {
 		printf("Bail out! setup: %s\n", strerror(errno));
 		return 1;
 	}
-	store(fp, 0xa0);
-	if (msync(fp, PAGES * 4096, MS_ASYNC))
+	store(fp, 0xa0, FROZEN_PAGES);
+	if (msync(fp, FROZEN_PAGES * 4096, MS_ASYNC))
 		printf("# msync(MS_ASYNC) on %s: %s\n", argv[1], strerror(errno));
 	if (ioctl(ffd, FIFREEZE, 0)) {
 		printf("Bail out! FIFREEZE %s: %s\n", argv[1], strerror(errno));
@@ -88,11 +92,11 @@ int main(int argc, char **argv)
 	}
 	child = fork();
 	if (child == 0) {
-		store(fp, 0xa1);	/* waits for the thaw on ext4 */
+		store(fp, 0xa1, PAGES);	/* waits for the thaw on ext4 */
 		_exit(msync(fp, PAGES * 4096, MS_ASYNC) ? 1 : 0);
 	}
 	usleep(200000);
-	store(op, 0xb2);
+	store(op, 0xb2, PAGES);
 	if (msync(op, PAGES * 4096, MS_ASYNC))
 		printf("# msync(MS_ASYNC) on %s: %s\n", argv[2], strerror(errno));
 	t = wait_clean_ms(op, PAGES, LIMIT_MS);
