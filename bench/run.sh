@@ -28,7 +28,7 @@ kernels=${BENCH_KERNELS:-unpatched patched aprime v4 dfixed i386-unpatched i386-
 lmdb_only="delay0 delay10 delay100 delay500"
 [ "${LMDB:-1}" = 0 ] && lmdb_only=""
 late=$(echo $kernels | tr ' ' '\n' | grep -x 'v4\|dfixed' | paste -sd ' ' || :)
-builds=$(echo $kernels $lmdb_only | tr ' ' '\n' | grep -vx 'v4\|dfixed' | paste -sd ' ')
+builds=$(echo $kernels $lmdb_only | tr ' ' '\n' | grep -vx 'v4\|dfixed' | paste -sd ' ' || :)
 builds="$builds${late:+ $late}"
 rev_of() {
 	case $1 in
