@@ -7,12 +7,12 @@
  * and given MS_ASYNC, and FROZEN is frozen (FIFREEZE) right after, so
  * that the freeze meets that writeback pending: the range is big
  * (FROZEN_PAGES), so that a writer started at once (v4's worker, one
- * jiffy later) is still at it when the freeze comes, rather than done.  A child then stores to
- * the first PAGES pages of the file again (the store waits in
- * ->page_mkwrite for the thaw) and calls MS_ASYNC on them.  Meanwhile a dirty range of a file on
- * OTHER gets MS_ASYNC and must be written within LIMIT_MS, while FROZEN is
- * still frozen.  After the thaw, the child's range must be written within
- * LIMIT_MS too.
+ * jiffy later) is still at it when the freeze comes, rather than done.
+ * A child then stores to the first PAGES pages of the file again (the
+ * store waits in ->page_mkwrite for the thaw) and calls MS_ASYNC on
+ * them.  Meanwhile a dirty range of a file on OTHER gets MS_ASYNC and
+ * must be written within LIMIT_MS, while FROZEN is still frozen.  After
+ * the thaw, the child's range must be written within LIMIT_MS too.
  *
  * Output: TAP.  Exit status 0 if both were written in time, 1 if not.
  */
