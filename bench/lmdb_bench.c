@@ -32,7 +32,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include "../guest/pagestate.h"
+
+#include "msync_util.h"
 
 #define KEYS		40000
 #define UPDATES		4
@@ -59,24 +60,22 @@ static void die(const char *what, int err)
 /* Sectors written by the device under dir's file system */
 static long long sectors(const char *blockdev)
 {
-	char path[256], buf[512];
-	long long f[7];
+	char sys_dev[64];
 	struct stat st;
-	FILE *fp;
 
 	if (stat(blockdev, &st))
 		return -1;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat",
+	snprintf(sys_dev, sizeof(sys_dev), "/sys/dev/block/%u:%u",
 		 major(st.st_rdev), minor(st.st_rdev));
-	fp = fopen(path, "r");
-	if (!fp)
-		return -1;
-	if (!fgets(buf, sizeof(buf), fp) ||
-	    sscanf(buf, "%lld %lld %lld %lld %lld %lld %lld", &f[0], &f[1],
-		   &f[2], &f[3], &f[4], &f[5], &f[6]) != 7)
-		f[6] = -1;
-	fclose(fp);
-	return f[6];
+	return dev_sectors_written(sys_dev);
+}
+
+/* Pages of the map dirty or under writeback; pages not mapped are clean */
+static long unclean_pages(const void *addr, long pages)
+{
+	struct census c = census(addr, pages);
+
+	return c.dirty + c.writeback;
 }
 
 /* Store one record: key number k, value bytes v */
@@ -129,6 +128,8 @@ int main(int argc, char **argv)
 	else if (strcmp(argv[3], "sync"))
 		return 2;
 	secs = atoi(argv[4]);
+	if (pagestate_open())
+		die("/proc/kpageflags", errno);
 	snprintf(path, sizeof(path), "%s/lmdb_bench.mdb", argv[1]);
 	unlink(path);
 	if ((err = mdb_env_create(&env)) ||

@@ -14,8 +14,10 @@
  *   --only LIST   run only the listed measurements, e.g. "M1,M4".
  *
  * Must run as root (sysctls, /proc/kpageflags).  Output: see
- * README-bench.txt.  Build:
- *   gcc -static -O2 -Wall -Wextra -o msync_bench msync_bench.c
+ * bench/README.  Page states, knobs and the time come from the selftest's
+ * msync_util.c (tools/testing/selftests/msync of the patched tree, $ST):
+ *   gcc -static -O2 -Wall -Wextra -I$ST -o msync_bench msync_bench.c \
+ *	$ST/msync_util.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,13 +42,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "msync_util.h"
+
 #define PAGE		4096UL
 #define MIB		(1024UL * 1024UL)
 #define MAXREP		64
-#define KPF_DIRTY	4
-#define KPF_WRITEBACK	8
-#define PM_PRESENT	(1ULL << 63)
-#define PM_PFN_MASK	((1ULL << 55) - 1)
 
 /* ------------------------------------------------------------------ */
 /* configuration                                                       */
@@ -172,122 +172,40 @@ static int selected(const char *m)
 /* ------------------------------------------------------------------ */
 /* sysctl save / restore                                               */
 
-struct knob {
-	char path[128];
-	char orig[64];
-	int saved;
-};
+/* bdi min_ratio of the scratch and the saturated disk, if they have one */
+static char min1_path[128], min2_path[128];
 
-/* the last two: min_ratio of the scratch and saturated disks' bdis */
-enum { K_WB, K_EXP, K_BGR, K_DR, K_BGB, K_DB, K_MIN1, K_MIN2, NKNOBS };
-
-static struct knob knobs[NKNOBS] = {
-	[K_WB]  = { "/proc/sys/vm/dirty_writeback_centisecs", "", 0 },
-	[K_EXP] = { "/proc/sys/vm/dirty_expire_centisecs", "", 0 },
-	[K_BGR] = { "/proc/sys/vm/dirty_background_ratio", "", 0 },
-	[K_DR]  = { "/proc/sys/vm/dirty_ratio", "", 0 },
-	[K_BGB] = { "/proc/sys/vm/dirty_background_bytes", "", 0 },
-	[K_DB]  = { "/proc/sys/vm/dirty_bytes", "", 0 },
-	[K_MIN1] = { "", "", 0 },
-	[K_MIN2] = { "", "", 0 },
-};
-
-/* /sys/class/bdi/<maj:min>/min_ratio of the disk holding dir */
-static void bdi_knob(int k, const char *dir)
+/* /sys/class/bdi/<maj:min>/min_ratio of the disk holding dir, into path */
+static void bdi_knob(char *path, size_t size, const char *dir)
 {
 	struct stat st;
-	char p[128];
 
 	if (stat(dir, &st))
 		die("stat %s", dir);
-	snprintf(p, sizeof(p), "/sys/class/bdi/%u:%u/min_ratio",
+	snprintf(path, size, "/sys/class/bdi/%u:%u/min_ratio",
 		 major(st.st_dev), minor(st.st_dev));
-	if (!access(p, W_OK))
-		snprintf(knobs[k].path, sizeof(knobs[k].path), "%s", p);
-	else
-		printf("# note: no %s, bdi min_ratio left alone\n", p);
-}
-
-static int read_small(const char *path, char *buf, size_t sz)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sz - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = 0;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = 0;
-	return 0;
-}
-
-/* async-signal-safe: only open/write/close */
-static int write_small(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -1 : 0;
-}
-
-static void set_knob(int k, const char *val)
-{
-	if (!knobs[k].saved) {
-		if (read_small(knobs[k].path, knobs[k].orig,
-			       sizeof(knobs[k].orig)))
-			die("read %s", knobs[k].path);
-		knobs[k].saved = 1;
+	if (access(path, W_OK)) {
+		printf("# note: no %s, bdi min_ratio left alone\n", path);
+		path[0] = 0;
 	}
-	if (write_small(knobs[k].path, val))
-		die("write %s", knobs[k].path);
 }
 
-static void restore_knobs(void)
+static void set_knob(const char *path, const char *val)
 {
-	/* writing a *_bytes value zeroes the matching *_ratio and back */
-	if (knobs[K_DR].saved)
-		write_small(knobs[K_DR].path, knobs[K_DR].orig);
-	if (knobs[K_DB].saved && strcmp(knobs[K_DB].orig, "0"))
-		write_small(knobs[K_DB].path, knobs[K_DB].orig);
-	if (knobs[K_BGR].saved)
-		write_small(knobs[K_BGR].path, knobs[K_BGR].orig);
-	if (knobs[K_BGB].saved && strcmp(knobs[K_BGB].orig, "0"))
-		write_small(knobs[K_BGB].path, knobs[K_BGB].orig);
-	if (knobs[K_EXP].saved)
-		write_small(knobs[K_EXP].path, knobs[K_EXP].orig);
-	if (knobs[K_WB].saved)
-		write_small(knobs[K_WB].path, knobs[K_WB].orig);
-	if (knobs[K_MIN2].saved)
-		write_small(knobs[K_MIN2].path, knobs[K_MIN2].orig);
-	if (knobs[K_MIN1].saved)
-		write_small(knobs[K_MIN1].path, knobs[K_MIN1].orig);
+	if (knob_set(path, val))
+		die("set %s to %s", path, val);
 }
 
 static void quiesce_writeback(void)
 {
-	int k;
-
-	/* save all first, so that restore sees every original value */
-	for (k = 0; k < NKNOBS; k++) {
-		if (!knobs[k].path[0])
-			continue;
-		if (read_small(knobs[k].path, knobs[k].orig,
-			       sizeof(knobs[k].orig)))
-			die("read %s", knobs[k].path);
-		knobs[k].saved = 1;
-	}
-	set_knob(K_WB, "0");
-	set_knob(K_EXP, "360000");
-	set_knob(K_DR, "60");
-	set_knob(K_BGR, "40");
+	/* writing a ratio zeroes the matching *_bytes: those go back last */
+	if (knob_save("/proc/sys/vm/dirty_bytes", 1) ||
+	    knob_save("/proc/sys/vm/dirty_background_bytes", 1))
+		die("read dirty_bytes, dirty_background_bytes");
+	set_knob("/proc/sys/vm/dirty_writeback_centisecs", "0");
+	set_knob("/proc/sys/vm/dirty_expire_centisecs", "360000");
+	set_knob("/proc/sys/vm/dirty_ratio", "60");
+	set_knob("/proc/sys/vm/dirty_background_ratio", "40");
 	/*
 	 * Background writeback also starts when one bdi's dirty pages pass
 	 * its share of the background threshold, a share that follows its
@@ -295,10 +213,10 @@ static void quiesce_writeback(void)
 	 * only disk written (over_bground_thresh, bdi_dirty_limit).  A
 	 * minimum share keeps the flusher away from the measurements.
 	 */
-	if (knobs[K_MIN1].path[0])
-		set_knob(K_MIN1, knobs[K_MIN2].path[0] ? "60" : "90");
-	if (knobs[K_MIN2].path[0])
-		set_knob(K_MIN2, "30");
+	if (min1_path[0])
+		set_knob(min1_path, min2_path[0] ? "60" : "90");
+	if (min2_path[0])
+		set_knob(min2_path, "30");
 }
 
 /* ------------------------------------------------------------------ */
@@ -336,7 +254,7 @@ static void cleanup(void)
 	if (getpid() != main_pid)
 		return;
 	kill_children();
-	restore_knobs();
+	knob_restore_all();
 }
 
 static void on_signal(int sig)
@@ -346,7 +264,7 @@ static void on_signal(int sig)
 	for (i = 0; i < nchildren; i++)
 		if (children[i] > 0)
 			kill(children[i], SIGKILL);
-	restore_knobs();
+	knob_restore_all();
 	_exit(128 + sig);
 }
 
@@ -376,7 +294,7 @@ static void blkdev_init(struct blkdev *bd, const char *dev, const char *dir)
 		die("no %s", bd->stat);
 	/* the scratch directory must live on this device */
 	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", bd->name);
-	if (!read_small(path, buf, sizeof(buf)) &&
+	if (!read_str(path, buf, sizeof(buf)) &&
 	    sscanf(buf, "%u:%u", &maj, &min) == 2 && !stat(dir, &st) &&
 	    (major(st.st_dev) != maj || minor(st.st_dev) != min)) {
 		errno = 0;
@@ -386,7 +304,7 @@ static void blkdev_init(struct blkdev *bd, const char *dev, const char *dir)
 	bd->nr_requests = 128;
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/nr_requests",
 		 bd->name);
-	if (!read_small(path, buf, sizeof(buf)))
+	if (!read_str(path, buf, sizeof(buf)))
 		bd->nr_requests = atoi(buf);
 }
 
@@ -397,14 +315,14 @@ static void blk_read(const struct blkdev *bd, uint64_t *wsect, long *infl_w)
 	unsigned long long f[11];
 	long r, w;
 
-	if (read_small(bd->stat, buf, sizeof(buf)) ||
+	if (read_str(bd->stat, buf, sizeof(buf)) ||
 	    sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu",
 		   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7],
 		   &f[8]) != 9)
 		die("parse %s", bd->stat);
 	*wsect = f[6];
 	if (infl_w) {
-		if (!read_small(bd->inflight, buf, sizeof(buf)) &&
+		if (!read_str(bd->inflight, buf, sizeof(buf)) &&
 		    sscanf(buf, "%ld %ld", &r, &w) == 2)
 			*infl_w = w;
 		else
@@ -551,64 +469,10 @@ static void dirty_pages(char *p, size_t npages, unsigned seq)
 /* ------------------------------------------------------------------ */
 /* page state: /proc/self/pagemap + /proc/kpageflags                   */
 
-static int pagemap_fd = -1, kpageflags_fd = -1;
-
-struct pgstat {
-	size_t dirty;		/* PG_dirty set */
-	size_t writeback;	/* PG_writeback set */
-	size_t unclean;		/* dirty or writeback */
-	size_t absent;		/* not mapped: state unknown */
-};
-
-#define SCAN_CHUNK 65536
-static uint64_t pm_buf[SCAN_CHUNK], kf_buf[SCAN_CHUNK];
-
-static void scan_pages(const char *addr, size_t npages, struct pgstat *st)
-{
-	size_t off, m, i, j, k;
-	uint64_t vpn = (uintptr_t)addr / PAGE;
-
-	memset(st, 0, sizeof(*st));
-	for (off = 0; off < npages; off += m) {
-		m = npages - off < SCAN_CHUNK ? npages - off : SCAN_CHUNK;
-		if (pread(pagemap_fd, pm_buf, m * 8, (vpn + off) * 8) !=
-		    (ssize_t)(m * 8))
-			die("pread pagemap");
-		for (i = 0; i < m; i = j) {
-			uint64_t pfn;
-
-			if (!(pm_buf[i] & PM_PRESENT)) {
-				st->absent++;
-				j = i + 1;
-				continue;
-			}
-			pfn = pm_buf[i] & PM_PFN_MASK;
-			for (j = i + 1; j < m && (pm_buf[j] & PM_PRESENT) &&
-			     (pm_buf[j] & PM_PFN_MASK) == pfn + (j - i); j++)
-				;
-			if (pread(kpageflags_fd, kf_buf, (j - i) * 8,
-				  pfn * 8) != (ssize_t)((j - i) * 8))
-				die("pread kpageflags");
-			for (k = 0; k < j - i; k++) {
-				int d = !!(kf_buf[k] & (1ULL << KPF_DIRTY));
-				int w = !!(kf_buf[k] &
-					   (1ULL << KPF_WRITEBACK));
-
-				st->dirty += d;
-				st->writeback += w;
-				st->unclean += d || w;
-			}
-		}
-	}
-}
-
 /* pages that are not known clean: dirty, under writeback or unmapped */
 static size_t not_clean(const char *addr, size_t npages)
 {
-	struct pgstat st;
-
-	scan_pages(addr, npages, &st);
-	return st.unclean + st.absent;
+	return npages - census(addr, npages).clean;
 }
 
 /* ------------------------------------------------------------------ */
@@ -742,7 +606,6 @@ static void m1_m2(struct fsctx *fs)
 			while (reps_more(&r)) {
 				uint64_t s0, s1;
 				double t0;
-				struct pgstat st;
 
 				dirty_pages(p, dp, ++seq);
 				dirty_pages(target, 1, seq);
@@ -753,8 +616,7 @@ static void m1_m2(struct fsctx *fs)
 				add(&lat, ms_since(t0));
 				s1 = wait_stable(&fs->bd);
 				add(&kib, (s1 - s0) / 2.0);
-				scan_pages(p, dp, &st);
-				add(&left, st.dirty);
+				add(&left, census(p, dp).dirty);
 				add(&tgt, not_clean(target, 1) ? 0 : 1);
 			}
 			snprintf(param, sizeof(param), "D=%lu", d);
@@ -788,7 +650,6 @@ static void m1_m2(struct fsctx *fs)
 			while (reps_more(&r)) {
 				uint64_t s0, s1;
 				double t0;
-				struct pgstat a, b;
 
 				dirty_pages(p, dpages_max, ++seq);
 				s0 = settle(fs);
@@ -798,11 +659,11 @@ static void m1_m2(struct fsctx *fs)
 				add(&lat, ms_since(t0));
 				s1 = wait_stable(&fs->bd);
 				add(&kib, (s1 - s0) / 2.0);
-				scan_pages(p, C->m2_off_mib * MIB / PAGE, &a);
-				scan_pages(rp + rm * MIB,
-					   dpages_max - C->m2_off_mib * MIB /
-					   PAGE - rpages, &b);
-				add(&out, a.dirty + b.dirty);
+				add(&out, census(p, C->m2_off_mib * MIB /
+						 PAGE).dirty +
+				    census(rp + rm * MIB, dpages_max -
+					   C->m2_off_mib * MIB / PAGE -
+					   rpages).dirty);
 				add(&in, not_clean(rp, rpages));
 			}
 			snprintf(param, sizeof(param), "R=%lu", rm);
@@ -852,7 +713,6 @@ static void m3(struct fsctx *fs)
 		uint64_t s0, s1;
 		double t0, t1;
 		size_t left;
-		struct pgstat a, b;
 
 		dirty_pages(p, npages, ++seq);
 		s0 = settle(fs);
@@ -874,9 +734,8 @@ static void m3(struct fsctx *fs)
 			}
 			sleep_s(0.001);
 		}
-		scan_pages(p, rp0, &a);
-		scan_pages(p + (rp0 + rpn) * PAGE, npages - rp0 - rpn, &b);
-		add(&out, a.dirty + b.dirty);
+		add(&out, census(p, rp0).dirty +
+		    census(p + (rp0 + rpn) * PAGE, npages - rp0 - rpn).dirty);
 		s1 = wait_stable(&fs->bd);
 		add(&kib, (s1 - s0) / 2.0);
 		if (fsync(fd))
@@ -1070,7 +929,7 @@ static void m4(struct fsctx *fs)
 			long in = 0;
 			uint64_t s;
 			int rc = 0;
-			struct pgstat st;
+			struct census st;
 
 			/* set up with the writers stopped, so it is quick */
 			signal_children(SIGSTOP);
@@ -1111,7 +970,7 @@ static void m4(struct fsctx *fs)
 			add(&call, ms_since(t0));
 			if (rc)
 				die("M4 %s", a_name[a]);
-			scan_pages(p, npages, &st);
+			st = census(p, npages);
 			add(&left, st.dirty);
 			add(&wb, st.writeback);
 
@@ -1486,7 +1345,7 @@ static void print_meta(struct fsctx *fs, struct fsctx *sat)
 	printf("meta,kernel_release,%s\n", u.release);
 	printf("meta,kernel_version,%s\n", u.version);
 	printf("meta,mode,%s\n", quick ? "quick" : "full");
-	if (!read_small("/sys/devices/system/clocksource/clocksource0/"
+	if (!read_str("/sys/devices/system/clocksource/clocksource0/"
 			"current_clocksource", buf, sizeof(buf)))
 		printf("meta,clocksource,%s\n", buf);
 	clock_getres(CLOCK_MONOTONIC, &res);
@@ -1506,18 +1365,20 @@ static void print_meta(struct fsctx *fs, struct fsctx *sat)
 	printf("meta,sysctl,dirty_writeback_centisecs=0 "
 	       "dirty_expire_centisecs=360000 dirty_ratio=60 "
 	       "dirty_background_ratio=40 (was %s %s %s %s)\n",
-	       knobs[K_WB].orig, knobs[K_EXP].orig, knobs[K_DR].orig,
-	       knobs[K_BGR].orig);
-	if (knobs[K_MIN1].saved) {
+	       knob_old("/proc/sys/vm/dirty_writeback_centisecs"),
+	       knob_old("/proc/sys/vm/dirty_expire_centisecs"),
+	       knob_old("/proc/sys/vm/dirty_ratio"),
+	       knob_old("/proc/sys/vm/dirty_background_ratio"));
+	if (min1_path[0]) {
 		char cur[64] = "?";
 
-		read_small(knobs[K_MIN1].path, cur, sizeof(cur));
+		read_str(min1_path, cur, sizeof(cur));
 		printf("meta,bdi_min_ratio,%s=%s (was %s)", fs->bd.name, cur,
-		       knobs[K_MIN1].orig);
-		if (knobs[K_MIN2].saved) {
-			read_small(knobs[K_MIN2].path, cur, sizeof(cur));
+		       knob_old(min1_path));
+		if (min2_path[0]) {
+			read_str(min2_path, cur, sizeof(cur));
 			printf(" %s=%s (was %s)", sat->bd.name, cur,
-			       knobs[K_MIN2].orig);
+			       knob_old(min2_path));
 		}
 		printf("\n");
 	}
@@ -1568,9 +1429,7 @@ int main(int argc, char **argv)
 	}
 	main_pid = getpid();
 
-	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
-	kpageflags_fd = open("/proc/kpageflags", O_RDONLY);
-	if (pagemap_fd < 0 || kpageflags_fd < 0)
+	if (pagestate_open())
 		die("open /proc/self/pagemap or /proc/kpageflags");
 
 	fs_init(&fs, argv[i], argv[i + 1]);
@@ -1585,9 +1444,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	atexit(cleanup);
-	bdi_knob(K_MIN1, fs.dir);
+	bdi_knob(min1_path, sizeof(min1_path), fs.dir);
 	if (satp != &fs)
-		bdi_knob(K_MIN2, sat.dir);
+		bdi_knob(min2_path, sizeof(min2_path), sat.dir);
 	quiesce_writeback();
 
 	printf("# msync_bench: csv,<measurement>,<param>,<metric>,<median>,"
@@ -1608,18 +1467,8 @@ int main(int argc, char **argv)
 
 	/* put the sysctls back now and say whether they read back */
 	kill_children();
-	restore_knobs();
-	{
-		int k, ok = 1;
-		char cur[64];
-
-		for (k = 0; k < NKNOBS; k++)
-			if (knobs[k].saved &&
-			    (read_small(knobs[k].path, cur, sizeof(cur)) ||
-			     strcmp(cur, knobs[k].orig)))
-				ok = 0;
-		printf("meta,sysctl_restored,%s\n", ok ? "yes" : "no");
-	}
+	knob_restore_all();
+	printf("meta,sysctl_restored,%s\n", knobs_restored() ? "yes" : "no");
 	printf("meta,runtime_s,%.1f\n", now_s() - t_start);
 	printf("# msync_bench: done\n");
 	progress("done");

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 
 #include "msync_crash.h"
+#include "msync_util.h"
 
 static unsigned char *map, *rec;
 static uint64_t seq = 1000;
@@ -46,28 +47,14 @@ static int sync_page(long page)
 }
 
 /*
- * The state of a page of the mapping, from the page itself: 1 if it is
- * dirty or under writeback (/proc/kpageflags bits 4 and 8), 0 if clean,
- * -1 if it cannot be read.
+ * The state of a page of the mapping, from its page flags: 1 if it is
+ * dirty or under writeback, 0 if clean, -1 if it cannot be read.
  */
 static int page_busy(long page)
 {
-	uint64_t ent = 0, flags = 0;
-	unsigned long va = (unsigned long)(map + page * CRASH_PAGE);
-	int pm = open("/proc/self/pagemap", O_RDONLY);
-	int kf = open("/proc/kpageflags", O_RDONLY);
-	int ret = -1;
+	struct census c = census(map + page * CRASH_PAGE, 1);
 
-	if (pm >= 0 && kf >= 0 &&
-	    pread(pm, &ent, 8, (off_t)(va / CRASH_PAGE) * 8) == 8 &&
-	    (ent >> 63) &&
-	    pread(kf, &flags, 8, (off_t)(ent & ((1ULL << 55) - 1)) * 8) == 8)
-		ret = !!(flags & (1 << 4 | 1 << 8));
-	if (pm >= 0)
-		close(pm);
-	if (kf >= 0)
-		close(kf);
-	return ret;
+	return c.absent ? -1 : !c.clean;
 }
 
 static void show_state(const char *name, long page)
@@ -90,6 +77,8 @@ int main(int argc, char **argv)
 	}
 	bad = atol(argv[2]);
 	good = atol(argv[3]);
+	if (pagestate_open())	/* the page states print as unknown */
+		printf("# /proc/kpageflags: %s\n", strerror(errno));
 	fd = open(argv[1], O_RDWR);
 	map = fd < 0 ? MAP_FAILED :
 		mmap(NULL, 16 * CRASH_PAGE, PROT_READ | PROT_WRITE,

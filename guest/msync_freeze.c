@@ -24,28 +24,9 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "msync_util.h"
+
 #define FILE_MB	32
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	int ret = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = errno;
-	close(fd);
-	return ret;
-}
 
 /* Objects of the slab cache msync_req in use (-1: no such cache). */
 static long msync_requests(void)
@@ -122,7 +103,7 @@ int main(int argc, char **argv)
 	sleep(2);
 	printf("# msync_req slab objects before the freeze (SLUB counts per-CPU slabs whole): %ld\n",
 	       msync_requests());
-	err = write_str("/sys/power/pm_test", "freezer");
+	err = write_str("/sys/power/pm_test", "freezer") ? errno : 0;
 	if (err) {
 		printf("not ok 1 - no pm_test (CONFIG_PM_DEBUG): %s\n",
 		       strerror(err));
@@ -130,7 +111,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t = now_ms();
-	err = write_str("/sys/power/state", "mem");
+	err = write_str("/sys/power/state", "mem") ? errno : 0;
 	t = now_ms() - t;
 	printf("# msync_req objects in use after the thaw: %ld\n",
 	       msync_requests());

@@ -27,7 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include "pagestate.h"
+#include "msync_util.h"
 
 #define PAGES		256
 #define FROZEN_PAGES	8192
@@ -76,6 +76,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("TAP version 13\n1..2\n");
+	if (pagestate_open()) {
+		printf("not ok 1 - /proc/kpageflags: %s\n", strerror(errno));
+		return 1;
+	}
 	fp = map_file(argv[1], FROZEN_PAGES);
 	op = map_file(argv[2], PAGES);
 	ffd = open(argv[1], O_RDONLY);
@@ -99,7 +103,7 @@ int main(int argc, char **argv)
 	store(op, 0xb2, PAGES);
 	if (msync(op, PAGES * 4096, MS_ASYNC))
 		printf("# msync(MS_ASYNC) on %s: %s\n", argv[2], strerror(errno));
-	t = wait_clean_ms(op, PAGES, LIMIT_MS);
+	t = wait_clean(op, PAGES, LIMIT_MS);
 	running = waitpid(child, &st, WNOHANG) == 0;
 	printf("# the child was %s when the other file system's range was %s\n",
 	       running ? "still waiting" : "done", t >= 0 ? "clean" : "not clean");
@@ -108,7 +112,8 @@ int main(int argc, char **argv)
 		       argv[2], argv[1], t);
 	else {
 		printf("not ok 1 - %s not written within %d ms while %s is frozen (%ld pages unclean)\n",
-		       argv[2], LIMIT_MS, argv[1], unclean_pages(op, PAGES));
+		       argv[2], LIMIT_MS, argv[1],
+		       PAGES - census(op, PAGES).clean);
 		ok = 0;
 	}
 	if (ioctl(ffd, FITHAW, 0))
@@ -116,12 +121,12 @@ int main(int argc, char **argv)
 	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) ||
 	    WEXITSTATUS(st))
 		printf("# the child's msync(MS_ASYNC) failed\n");
-	t = wait_clean_ms(fp, PAGES, LIMIT_MS);
+	t = wait_clean(fp, PAGES, LIMIT_MS);
 	if (t >= 0)
 		printf("ok 2 - %s written after the thaw (%lld ms)\n", argv[1], t);
 	else {
 		printf("not ok 2 - %s not written within %d ms of the thaw (%ld pages unclean)\n",
-		       argv[1], LIMIT_MS, unclean_pages(fp, PAGES));
+		       argv[1], LIMIT_MS, PAGES - census(fp, PAGES).clean);
 		ok = 0;
 	}
 	return ok ? 0 : 1;

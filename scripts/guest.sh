@@ -19,9 +19,9 @@ THROTTLE_BURST=${THROTTLE_BURST-}
 # Names in FSLIST to throttle (empty: all of them).
 THROTTLE_ONLY=${THROTTLE_ONLY-}
 export DISK_DEVICE_OPTS=${DISK_DEVICE_OPTS-request-merging=off}
-# A sector of the raw disk whose writes fail (empty: none): page 16 of the
-# selftest's region 12 (128 MiB regions, 512-byte sectors).
-EIO_SECTOR=${EIO_SECTOR-$((12 * 262144 + 16 * 8))}
+# A sector of the raw disk (6 GiB) whose writes fail (empty: none): 64 KiB
+# past 5 GiB, beyond what the selftest's other cases write (it checks).
+EIO_SECTOR=${EIO_SECTOR-$((5 * 2097152 + 128))}
 
 export KERNEL=${KERNEL:-$BUILD_DIR/o-$name/arch/x86/boot/bzImage}
 # An i386 kernel gets the 32-bit initramfs and emulator.

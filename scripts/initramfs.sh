@@ -2,7 +2,8 @@
 # initramfs.sh OUT.cpio.gz: the guest's initramfs: static busybox, /init,
 # the msync selftest as committed on branch series of build/linux, the
 # benchmarks (LMDB's linked with Debian's static liblmdb) and every
-# guest/*.c program (static), and the run scripts
+# guest/*.c program (static; all linked with the selftest's observation
+# library, msync_util.c), and the run scripts
 # guest/run-*.sh (run RUN in the guest: /lib/msync/run-RUN.sh).
 # GUEST_ARCH=i386 builds 32-bit programs (gcc -m32) around a 32-bit busybox
 # (BUSYBOX, default: the one scripts/busybox32.sh unpacks): the selftest
@@ -38,7 +39,8 @@ for c in "${progs[@]}"; do
 	[ "$(basename "$c")" = lmdb_bench.c ] && libs=-llmdb
 	# shellcheck disable=SC2086
 	$cc -O2 -Wall -Wextra -D_FILE_OFFSET_BITS=64 -pthread \
-		-o "$work/root/bin/$(basename "$c" .c)" "$c" $libs ||
+		-I"$work/selftest" -o "$work/root/bin/$(basename "$c" .c)" \
+		"$c" "$work/selftest/msync_util.c" $libs ||
 		die "building ${c#"$TOP"/} ($arch) failed"
 done
 cp "$BUSYBOX" "$work/root/bin/busybox"

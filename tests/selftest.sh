@@ -2,19 +2,22 @@
 # (ext4, ext3, ext2, raw), judged case by case.  Sourced by tests/run.sh.
 # shellcheck shell=bash
 
-SELFTEST_CASES=16
+# The selftest's cases by name, in the order it runs them (its TAP lines
+# say "ok N NAME - ..."; the numbers are the selftest's own business).
+CASES="sync_one_page sync_ranges async no_sync two_files hole private errors high_offset no_pin repeat async_error redirty datasync fair huge_offset"
+SELFTEST_CASES=$(wc -w <<<"$CASES")
 # Cases that test what the series changes (they must fail on v3.5) and
-# cases whose behaviour it keeps (they must pass on v3.5 too).  Case 10
-# (nothing holds the file after MS_ASYNC, munmap and close) passes on v3.5,
-# where MS_ASYNC does nothing.
-CHANGED="1 2 3 5 6 9 11 12 13 14 15 16"
-KEPT="4 7 8 10"
-# Case 12 needs the raw disk that fails a write; it skips on the others.
-RAW_ONLY="12"
-# Case 14 (fdatasync, not fsync, semantics) has no timestamps or block
+# cases whose behaviour it keeps (they must pass on v3.5 too).  no_pin
+# (nothing holds the file after MS_ASYNC, munmap and close) passes on
+# v3.5, where MS_ASYNC does nothing.
+CHANGED="sync_one_page sync_ranges async two_files hole high_offset repeat async_error redirty datasync fair huge_offset"
+KEPT="no_sync private errors no_pin"
+# async_error needs the raw disk that fails a write; it skips on the others.
+RAW_ONLY="async_error"
+# datasync (fdatasync, not fsync, semantics) has no timestamps or block
 # allocations to tell them apart on a raw device: it passes there on
 # every kernel.
-RAW_SAME="14"
+RAW_SAME="datasync"
 
 # tap_of LOG FS: the selftest's TAP output for one file system.
 tap_of() {
@@ -25,11 +28,11 @@ tap_of() {
 		on && /^(TAP version|ok |not ok |1\.\.|#|Bail out!)/ { print }'
 }
 
-# case_result TAP N: ok, not-ok, skip or missing.
+# case_result TAP NAME: ok, not-ok, skip or missing.
 case_result() {
 	local line
-	line=$(awk -v n="$2" '($1 == "ok" && $2 == n) ||
-		($1 == "not" && $2 == "ok" && $3 == n) { print; exit }' <<<"$1")
+	line=$(awk -v n="$2" '($1 == "ok" && $3 == n) ||
+		($1 == "not" && $2 == "ok" && $4 == n) { print; exit }' <<<"$1")
 	case $line in
 	"") echo missing ;;
 	*"# SKIP"*) echo skip ;;
@@ -64,9 +67,9 @@ boot_selftest() {
 }
 
 # SKIP_ON: "FS:CASE ..." pairs that skip on that disk whatever the kernel
-# (case 15 wants two files of one device; tests/i386.sh adds case 16,
+# (fair wants two files of one device; tests/i386.sh adds huge_offset,
 # which wants a 64-bit kernel).
-SKIP_ON="raw:15"
+SKIP_ON="raw:fair"
 
 # JUDGE_FS: the disks a kernel is booted with and judged on (a planted
 # kernel only on those where its fault shows, to keep make check short).
@@ -91,10 +94,10 @@ expect_cases() {
 	done
 }
 
-# fail_lines TAP N: the "# FAIL" lines of case N (they follow its line).
+# fail_lines TAP NAME: the "# FAIL" lines of a case (they follow its line).
 fail_lines() {
 	awk -v n="$2" '/^(not )?ok / {
-			on = ($1 == "ok" && $2 == n) || ($3 == n && $1 == "not")
+			on = ($1 == "ok" && $3 == n) || ($4 == n && $1 == "not")
 			next
 		}
 		on && /^# FAIL/' <<<"$1"
@@ -140,7 +143,7 @@ judge() {
 		if [ -n "$want_exit" ] && ! grep -q "exit=$want_exit\$" <<<"$tap"; then
 			bad="$bad $(echo "$tap" | tail -n 1) (want exit=$want_exit);"
 		fi
-		table=$(for c in $(seq 1 $SELFTEST_CASES); do
+		table=$(for c in $CASES; do
 			printf '%s:%s ' "$c" "$(case_result "$tap" "$c")"; done)
 		if [ -z "$bad" ]; then
 			pass "$kernel, $fs: $title"
@@ -154,7 +157,7 @@ judge() {
 
 selftest_patched() {
 	judge patched "all $SELFTEST_CASES cases ok (on file systems, $RAW_ONLY skips)" 0 \
-		"$(seq 1 $SELFTEST_CASES)" ""
+		"$CASES" ""
 }
 
 # selftest_plain: the selftest as a kernel developer runs it, on the
@@ -173,13 +176,13 @@ selftest_plain() {
 	fi
 	tap=$(tap_of "$TESTS_LOG/plain/patched-selftest.log" ext4-plain)
 	bad=$(tap_header "$tap")
-	for c in $(seq 1 $SELFTEST_CASES); do
+	for c in $CASES; do
 		r=$(case_result "$tap" "$c")
 		case $r in ok|skip) ;; *) bad="$bad case $c $r;" ;; esac
 	done
 	grep -qE '^ok [0-9]+ .*# SKIP *$' <<<"$tap" && bad="$bad a SKIP without a reason;"
 	grep -q 'exit=0$' <<<"$tap" || bad="$bad $(tail -n 1 <<<"$tap") (want exit=0);"
-	skips=$(sed -n 's/^ok \([0-9]*\) .*# SKIP \(.*\)/case \1: \2/p' <<<"$tap" | paste -sd ';' -)
+	skips=$(sed -n 's/^ok [0-9]* \([a-z0-9_]*\) .*# SKIP \(.*\)/\1: \2/p' <<<"$tap" | paste -sd ';' -)
 	if [ -z "$bad" ]; then
 		pass "$title"
 	else
@@ -191,12 +194,13 @@ selftest_plain() {
 # On v3.5 the cases that test the change must fail, or they test nothing.
 selftest_unpatched() {
 	# Every case is judged on v3.5, one way or the other.
-	if [ "$(echo $CHANGED $KEPT | tr ' ' '\n' | sort -n | paste -sd ' ')" != \
-	     "$(seq 1 $SELFTEST_CASES | paste -sd ' ')" ]; then
-		fail "CHANGED and KEPT list every case 1-$SELFTEST_CASES once" \
+	if [ "$(echo $CHANGED $KEPT | tr ' ' '\n' | sort | paste -sd ' ')" != \
+	     "$(echo $CASES | tr ' ' '\n' | sort | paste -sd ' ')" ]; then
+		fail "CHANGED and KEPT list every case once" \
 			"CHANGED=$CHANGED KEPT=$KEPT"
 	fi
-	judge unpatched "cases ${CHANGED// /,} fail, ${KEPT// /,} pass" 1 "$KEPT" "$CHANGED"
+	judge unpatched "the $(wc -w <<<"$CHANGED") cases of the change fail, ${KEPT// /,} pass" 1 \
+		"$KEPT" "$CHANGED"
 }
 
 # planted NAME DISKS CASES RE OTHERS TITLE: the test-only kernel NAME,
@@ -233,7 +237,7 @@ run_planted() {
 	for entry in "${PLANTED[@]}"; do
 		IFS=$'\037' read -r name disks cases re others title <<<"$entry"
 		[[ " $built " == *" $name "* ]] || continue
-		ok=$(for c in $(seq 1 $SELFTEST_CASES); do
+		ok=$(for c in $CASES; do
 			[[ " $cases $others " == *" $c "* ]] || echo "$c"; done)
 		BOOTED=1 JUDGE_FS="$disks" ONE_OF="$cases" FAIL_RE="$re" \
 			judge "$name" "$title" "" "$ok" ""
@@ -247,17 +251,17 @@ run_planted() {
 #           case must see the range under writeback, or the device not
 #           done with it, when msync returns (a one-page write may
 #           complete before the call returns, so not every case does).
-#   short:  MS_SYNC syncs one page less than the range: case 1 must find
-#           the range's page dirty.
+#   short:  MS_SYNC syncs one page less than the range: sync_one_page
+#           must find the range's page dirty.
 #   fsync:  MS_SYNC syncs the range with fsync semantics (datasync 0), so
-#           the write fault's timestamp update is written: case 14 must
+#           the write fault's timestamp update is written: datasync must
 #           fail on ext4 and ext2 (and the MS_SYNC cases may: an inode
 #           block beyond the range is more than they allow).
 #   caller: MS_ASYNC writes in the caller, sleeping in the request queue of
-#           a congested device: case 3 (d) must fail.
+#           a congested device: async (d) must fail.
 #   noretry: the flusher does not come back for an inode that MS_ASYNC
 #           asked for while it was being written, nor for a page stored
-#           to while under writeback: case 13 must fail on ext2 (no
+#           to while under writeback: redirty must fail on ext2 (no
 #           ->page_mkwrite: the page is dirty again under writeback and
 #           the pass skips it).  Not judged on ext4, where the store
 #           waits in ->page_mkwrite for the page's write: whether the
@@ -267,34 +271,35 @@ run_planted() {
 #           on raw, where the pass may still be running over the
 #           device's pages and write it.
 #   whole:  the pass MS_ASYNC asks for writes each inode whole, in one
-#           go (tagged, no chunks): case 15 must fail on ext2.
+#           go (tagged, no chunks): fair must fail on ext2.
 #   pin:    v3's MS_ASYNC worker, which holds the file (get_file) until its
-#           writeback is done: case 10 must fail.  Case 3 and 13 may: the
-#           worker writes only the range and, as noretry, skips a page
+#           writeback is done: no_pin must fail.  async and redirty may:
+#           the worker writes only the range and, as noretry, skips a page
 #           still under writeback (on raw, where no ->page_mkwrite makes
-#           the second store wait, case 13 failed in CI on 2026-12-04).
+#           the second store wait, redirty failed in CI on 2026-12-04).
 # Each planted kernel boots only with the disks its fault shows on.
 # pin comes last: it changes a header, which the others would recompile
 # after it (every kernel is built from one worktree, scripts/build.sh).
 # The MS_SYNC cases, and how one of them fails on a kernel whose MS_SYNC
 # does not wait for its range (nowait, on v3.5 and on 6.12).
-SYNC_CASES="1 2 5 6 9 16"
+SYNC_CASES="sync_one_page sync_ranges two_files hole high_offset huge_offset"
 NOWAIT_FAIL_RE="when msync returned, ([0-9]+ pages of the range dirty, [1-9]|the device had completed)"
 
 selftest_variants() {
 	planted nowait ext4 "$SYNC_CASES" "$NOWAIT_FAIL_RE" \
-		"12 14" "MS_SYNC waits for its range: an MS_SYNC case fails"
-	planted short ext4 1 "range, pages [0-9-]+: 0 of 1 pages clean" \
-		"2 5 6 9 12 14 16" "case 1 (MS_SYNC writes all of its range) fails"
-	planted fsync "ext4 ext2" 14 "\(a\) timestamp-only change" "$SYNC_CASES" \
-		"case 14 (fdatasync semantics) fails"
-	planted caller ext4 3 "\(d\) .*msync returned 0, device had completed" \
-		"13 15" "case 3 (MS_ASYNC does not wait) fails"
-	planted noretry ext2 13 "second msync\(MS_ASYNC\) .*range clean after 5000 ms" \
-		"" "case 13 (a page redirtied under writeback) fails"
-	planted whole ext2 15 "1 page of another file, MS_ASYNC\) returned 0; clean after 9000 ms" "" \
-		"case 15 (small file not held behind a big one) fails"
-	planted pin "ext4 raw" 10 "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
-		"3 13" "case 10 (nothing holds the file) fails"
+		"async_error datasync" "MS_SYNC waits for its range: an MS_SYNC case fails"
+	planted short ext4 sync_one_page "range, pages [0-9-]+: 0 of 1 pages clean" \
+		"sync_ranges two_files hole high_offset async_error datasync huge_offset" \
+		"sync_one_page (MS_SYNC writes all of its range) fails"
+	planted fsync "ext4 ext2" datasync "\(a\) timestamp-only change" "$SYNC_CASES" \
+		"datasync (fdatasync semantics) fails"
+	planted caller ext4 async "\(d\) .*msync returned 0, device had completed" \
+		"redirty fair" "async (MS_ASYNC does not wait) fails"
+	planted noretry ext2 redirty "second msync\(MS_ASYNC\) .*range clean after 5000 ms" \
+		"" "redirty (a page stored to under writeback) fails"
+	planted whole ext2 fair "1 page of another file, MS_ASYNC\) returned 0; clean after 9000 ms" "" \
+		"fair (small file not held behind a big one) fails"
+	planted pin "ext4 raw" no_pin "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
+		"async redirty" "no_pin (nothing holds the file) fails"
 	run_planted
 }
