@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "msync_util.h"
 #include "rnd.h"
 
 #define WINDOW		64		/* pages in the model */
@@ -225,26 +226,6 @@ static int pick_flags(void)
 	}
 }
 
-static const char *name(int err)
-{
-	static char buf[16];
-
-	switch (err) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case ENOMEM:
-		return "ENOMEM";
-	case EBUSY:
-		return "EBUSY";
-	case EIO:
-		return "EIO";
-	}
-	snprintf(buf, sizeof(buf), "errno %d", err);
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
 	long calls = 100000, i, bad = 0;
@@ -319,8 +300,8 @@ int main(int argc, char **argv)
 		if (got != want) {
 			if (bad < 20)
 				printf("# VIOLATION call %ld: msync(%#lx, %#zx, %#x) returned %s, contract says %s\n",
-				       i, addr, len, flags, name(got),
-				       name(want));
+				       i, addr, len, flags, err_name(got),
+				       err_name(want));
 			bad++;
 		}
 	}
@@ -333,7 +314,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < 4; i++) {
 		if (!counts[i]) {
 			printf("# VIOLATION no call drew outcome %s\n",
-			       name(i == 0 ? 0 : i == 1 ? EINVAL :
+			       err_name(i == 0 ? 0 : i == 1 ? EINVAL :
 				    i == 2 ? ENOMEM : EBUSY));
 			bad++;
 		}
