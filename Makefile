@@ -16,7 +16,7 @@ export DL_DIR
 help:
 	@echo 'make run        build the patched kernel and run the msync selftest in QEMU'
 	@echo 'make check      the whole test suite; ends with "N passed, N failed"'
-	@echo '                T="crash race": only those groups (README, Settings)'
+	@echo '                T="crash race", or tests/run.sh crash race: only those groups'
 	@echo 'make check-6.12 the selftest and the MS_ASYNC port on Debian'"'"'s linux-source-6.12'
 	@echo 'make torture    the long runs (a million fuzzed msync() calls, 200 crash-checked syncs per fs and kernel)'
 	@echo 'make tree       build/linux: v3.5 + fixes/ (tag base) + patches/ (branch series)'

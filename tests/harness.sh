@@ -154,4 +154,25 @@ grep -q 'loglevel=[5-9]' "$TOP/scripts/qemu-run.sh" &&
 	fail "the guest console shows KERN_WARNING (WARN_ON, lockdep)" \
 		"scripts/qemu-run.sh boots with a loglevel that hides them"
 
+# Every setting the scripts read with a default (the :- and - expansions)
+# is in the README's Settings table; not the harness's own state (BOOTED,
+# PASSED, FAILED, TESTS_LOG) nor the guest's (MSYNC_ARG, set by /init).
+settings_missing() {
+	local v table
+	table=$(sed -n '/^## Settings/,/^## Layout/p' "$1")
+	grep -ohE '\$\{[A-Z][A-Z0-9_]*:?[-=]' "$TOP"/scripts/*.sh \
+		"$TOP"/tests/*.sh "$TOP"/bench/*.sh "$TOP"/guest/*.sh |
+		sed -E 's/^\$\{//; s/:?[-=]$//' | sort -u | while read -r v; do
+			case " BOOTED PASSED FAILED TESTS_LOG MSYNC_ARG " in
+			*" $v "*) continue ;;
+			esac
+			grep -q "\`$v\`" <<<"$table" || echo "$v"
+		done | paste -sd ' ' -
+}
+missing=$(settings_missing "$TOP/README.md")
+[ -z "$missing" ] &&
+	pass "the README's Settings table names every setting the scripts read" ||
+	fail "the README's Settings table names every setting the scripts read" \
+		"not in it: $missing"
+
 rm -rf "$tmp"
