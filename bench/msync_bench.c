@@ -469,6 +469,14 @@ static void dirty_pages(char *p, size_t npages, unsigned seq)
 /* ------------------------------------------------------------------ */
 /* page state: /proc/self/pagemap + /proc/kpageflags                   */
 
+/* pages with PG_dirty set, under writeback or not */
+static size_t dirty_of(const char *addr, size_t npages)
+{
+	struct census c = census(addr, npages);
+
+	return c.dirty + c.redirtied;
+}
+
 /* pages that are not known clean: dirty, under writeback or unmapped */
 static size_t not_clean(const char *addr, size_t npages)
 {
@@ -616,7 +624,7 @@ static void m1_m2(struct fsctx *fs)
 				add(&lat, ms_since(t0));
 				s1 = wait_stable(&fs->bd);
 				add(&kib, (s1 - s0) / 2.0);
-				add(&left, census(p, dp).dirty);
+				add(&left, dirty_of(p, dp));
 				add(&tgt, not_clean(target, 1) ? 0 : 1);
 			}
 			snprintf(param, sizeof(param), "D=%lu", d);
@@ -650,6 +658,7 @@ static void m1_m2(struct fsctx *fs)
 			while (reps_more(&r)) {
 				uint64_t s0, s1;
 				double t0;
+				size_t before = C->m2_off_mib * MIB / PAGE;
 
 				dirty_pages(p, dpages_max, ++seq);
 				s0 = settle(fs);
@@ -659,11 +668,9 @@ static void m1_m2(struct fsctx *fs)
 				add(&lat, ms_since(t0));
 				s1 = wait_stable(&fs->bd);
 				add(&kib, (s1 - s0) / 2.0);
-				add(&out, census(p, C->m2_off_mib * MIB /
-						 PAGE).dirty +
-				    census(rp + rm * MIB, dpages_max -
-					   C->m2_off_mib * MIB / PAGE -
-					   rpages).dirty);
+				add(&out, dirty_of(p, before) +
+				    dirty_of(rp + rm * MIB,
+					     dpages_max - before - rpages));
 				add(&in, not_clean(rp, rpages));
 			}
 			snprintf(param, sizeof(param), "R=%lu", rm);
@@ -734,8 +741,8 @@ static void m3(struct fsctx *fs)
 			}
 			sleep_s(0.001);
 		}
-		add(&out, census(p, rp0).dirty +
-		    census(p + (rp0 + rpn) * PAGE, npages - rp0 - rpn).dirty);
+		add(&out, dirty_of(p, rp0) +
+		    dirty_of(p + (rp0 + rpn) * PAGE, npages - rp0 - rpn));
 		s1 = wait_stable(&fs->bd);
 		add(&kib, (s1 - s0) / 2.0);
 		if (fsync(fd))
@@ -971,7 +978,7 @@ static void m4(struct fsctx *fs)
 			if (rc)
 				die("M4 %s", a_name[a]);
 			st = census(p, npages);
-			add(&left, st.dirty);
+			add(&left, st.dirty + st.redirtied);
 			add(&wb, st.writeback);
 
 			/* clean up with the writers stopped */
