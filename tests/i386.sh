@@ -40,7 +40,7 @@ if i386_build i386-patched series; then
 	if scripts/variant.sh ulong >"$TESTS_LOG/variant-ulong.log" 2>&1 &&
 	   i386_build i386-ulong variant-ulong i386-patched; then
 		i386_ulong=1
-		run_selftest i386-ulong "ext4 raw" &
+		boot_bg run_selftest i386-ulong "ext4 raw"
 	else
 		fail "test-only kernel 'ulong' (tests/variants/ulong.patch)" \
 			"$(tail -n 8 "$TESTS_LOG/variant-ulong.log")"

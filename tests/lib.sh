@@ -21,6 +21,18 @@ fail() {
 	return 0
 }
 
+# boot_bg CMD...: run CMD (a guest boot) in the background, with at most
+# BOOT_JOBS (default 3) background jobs of the run at once: a guest under
+# TCG mostly waits for its throttled disk, so three share two cores well.
+# The one place where the groups start boots in the background; $! is
+# the job's PID, wait collects it.
+boot_bg() {
+	while [ "$(jobs -pr | wc -l)" -ge "${BOOT_JOBS:-3}" ]; do
+		wait -n || true
+	done
+	"$@" &
+}
+
 # expect_fail NAME PATTERN CMD...: CMD must fail and print PATTERN (an
 # extended regex) on stdout or stderr.
 expect_fail() {

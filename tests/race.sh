@@ -142,7 +142,7 @@ for race_k in $race_ok; do
 	race_kind=patched
 	[ $race_k = debug-unpatched ] && race_kind=unpatched
 	if [ "$RACE_PARALLEL" = 1 ]; then
-		race_boot $race_k $race_kind &
+		boot_bg race_boot $race_k $race_kind
 	else
 		race_boot $race_k $race_kind
 	fi

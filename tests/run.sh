@@ -106,7 +106,7 @@ unpatched_pid=""
 # crash group (whose replays keep one core busy while its guest mostly
 # waits for the throttled disk), and is judged after it.
 group unpatched "the selftest on the unpatched kernel (expected failures), beside the crash group" \
-	eval 'run_selftest unpatched "$JUDGE_FS" & unpatched_pid=$!'
+	eval 'boot_bg run_selftest unpatched "$JUDGE_FS"; unpatched_pid=$!'
 # Before the planted kernels of the selftest: its own planted kernel
 # changes mm/msync.c only, and pin (the last of those) changes a header.
 group crash "crash points and I/O errors of MS_SYNC (both kernels)" \

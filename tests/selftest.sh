@@ -215,10 +215,9 @@ planted() {
 }
 
 # run_planted: build every planted kernel (in the order listed), boot them
-# PLANTED_JOBS at a time (a guest under TCG mostly waits for its
-# throttled disk: the boots share the two cores well), then judge each.
+# in the background (boot_bg: BOOT_JOBS at a time), then judge each.
 run_planted() {
-	local entry name disks cases re others title ok c built="" n=0
+	local entry name disks cases re others title ok c built=""
 	for entry in "${PLANTED[@]}"; do
 		name=${entry%%$'\037'*}
 		build_variant "$name" && built="$built $name"
@@ -226,12 +225,7 @@ run_planted() {
 	for entry in "${PLANTED[@]}"; do
 		IFS=$'\037' read -r name disks _ <<<"$entry"
 		[[ " $built " == *" $name "* ]] || continue
-		run_selftest "$name" "$disks" &
-		n=$((n + 1))
-		if [ $n -ge "${PLANTED_JOBS:-3}" ]; then
-			wait -n || true
-			n=$((n - 1))
-		fi
+		boot_bg run_selftest "$name" "$disks"
 	done
 	wait
 	for entry in "${PLANTED[@]}"; do
