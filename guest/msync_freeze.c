@@ -28,23 +28,6 @@
 
 #define FILE_MB	32
 
-/* Objects of the slab cache msync_req in use (-1: no such cache). */
-static long msync_requests(void)
-{
-	char line[512], name[64];
-	long n, active = -1;
-	FILE *fp = fopen("/proc/slabinfo", "r");
-
-	if (!fp)
-		return -1;
-	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "%63s %ld", name, &n) == 2 &&
-		    !strcmp(name, "msync_req"))
-			active = n;
-	fclose(fp);
-	return active;
-}
-
 static void writer(char *p, size_t len, long page)
 {
 	size_t i;
@@ -101,8 +84,6 @@ int main(int argc, char **argv)
 	if (!pid)
 		writer(p, len, page);
 	sleep(2);
-	printf("# msync_req slab objects before the freeze (SLUB counts per-CPU slabs whole): %ld\n",
-	       msync_requests());
 	err = write_str("/sys/power/pm_test", "freezer") ? errno : 0;
 	if (err) {
 		printf("not ok 1 - no pm_test (CONFIG_PM_DEBUG): %s\n",
@@ -113,8 +94,6 @@ int main(int argc, char **argv)
 	t = now_ms();
 	err = write_str("/sys/power/state", "mem") ? errno : 0;
 	t = now_ms() - t;
-	printf("# msync_req objects in use after the thaw: %ld\n",
-	       msync_requests());
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	write_str("/sys/power/pm_test", "none");

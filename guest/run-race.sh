@@ -1,13 +1,10 @@
 # run-race.sh: msync.run=race, sourced by /init (busybox sh) with the
 # disks mounted.  MSYNC_ARG="SECONDS SEED [KERNEL [SCANS]]": msync_race
 # runs SECONDS on each mounted file system (a name ending in -sat gets the
-# flood thread, for a throttled disk) and on the raw device, with every
-# tenth MS_ASYNC request allocation failing (failslab).  After each run:
+# flood thread, for a throttled disk) and on the raw device.  After each
+# run:
 #   - umount at once (MS_ASYNC work may be pending; a file left pinned
 #     makes it fail with EBUSY) and mount again;
-#   - no MS_ASYNC request left: the msync_req slab back to 0 objects
-#     within 30 s, on a kernel that has that slab (v4's design; v3.5 and
-#     the series allocate nothing for MS_ASYNC);
 #   - open files back to the count before the run: the filp slab's
 #     objects, exactly, and /proc/sys/fs/file-nr within its slack;
 #   - with SCANS "each", kmemleak finds nothing; with "end" (the default)
@@ -23,8 +20,6 @@ race_kernel=${3:-patched}
 race_scans=${4:-end}
 kl=/sys/kernel/debug/kmemleak
 fs_nr=/proc/sys/fs/file-nr
-slab=/sys/kernel/slab/msync_req
-fsl=/sys/kernel/debug/failslab
 
 # The first field of file-nr is a per-CPU counter read without summing:
 # it may be off by up to the batch (32) per CPU, either way.
@@ -39,16 +34,6 @@ uptime_s() {
 files_in_use() {
 	echo 1 >/sys/kernel/slab/filp/shrink
 	cut -d' ' -f1 /sys/kernel/slab/filp/objects
-}
-
-# MS_ASYNC requests allocated, the same way
-req_objects() {
-	if [ ! -d $slab ]; then
-		echo n/a
-		return
-	fi
-	echo 1 >$slab/shrink
-	cut -d' ' -f1 $slab/objects
 }
 
 lockdep_seen() {
@@ -99,27 +84,9 @@ kmemleak_new() {
 
 race_start=$(cut -d' ' -f1 /proc/uptime)
 race_jiffies=$(awk '/^jiffies:/ { print $2; exit }' /proc/timer_list)
-echo "# race: started $race_start s after boot, $race_secs s per disk, seed $race_seed"
+echo "# race: $race_kernel kernel, started $race_start s after boot, $race_secs s per disk, seed $race_seed"
 [ -f $kl ] || say "result race kmemleak exit=1 (no $kl)"
 [ -n "$race_jiffies" ] || say "result race kmemleak exit=1 (no jiffies in /proc/timer_list)"
-# A kernel whose MS_ASYNC allocates requests (msync_req, as in v4):
-# every tenth allocation fails, sleeping or not, so that its fallbacks
-# run too.  The series' MS_ASYNC allocates nothing.
-if [ $race_kernel = unpatched ] || ! [ -d $slab ]; then
-	echo "# race: no msync_req cache (MS_ASYNC allocates nothing), no failslab"
-elif [ -w $slab/failslab ] && [ -d $fsl ]; then
-	echo 1 >$slab/failslab
-	echo 0 >$fsl/verbose
-	echo N >$fsl/task-filter
-	echo Y >$fsl/cache-filter
-	echo N >$fsl/ignore-gfp-wait
-	echo 1 >$fsl/interval
-	echo -1 >$fsl/times
-	echo 10 >$fsl/probability
-else
-	say "result race failslab exit=1 (no failslab for msync_req)"
-fi
-
 race_one() {
 	name=$1 target=$2 dev=$3 flood=
 	case $name in *-sat) flood=-F ;; esac
@@ -171,13 +138,6 @@ race_one() {
 		fi
 	fi
 	t2=$(uptime_s)
-	n=0
-	req=$(req_objects)
-	while [ "$req" != 0 ] && [ "$req" != n/a ] && [ $n -lt 30 ]; do
-		sleep 1
-		n=$((n + 1))
-		req=$(req_objects)
-	done
 	# Files are freed after an RCU grace period
 	m=0
 	filp_after=$(files_in_use)
@@ -195,12 +155,10 @@ race_one() {
 		sed '$d' /tmp/kmemleak
 	fi
 	t4=$(uptime_s)
-	echo "# race $name: files (filp objects) $filp_before -> $filp_after, file-nr $fnr_before -> $fnr_after, msync_req $req, umount $um, kmemleak $leaks"
-	echo "# race $name: seconds: run $((t1 - t0)), umount $((t2 - t1)), requests gone $n, files freed $m, kmemleak $((t4 - t3))"
+	echo "# race $name: files (filp objects) $filp_before -> $filp_after, file-nr $fnr_before -> $fnr_after, umount $um, kmemleak $leaks"
+	echo "# race $name: seconds: run $((t1 - t0)), umount $((t2 - t1)), files freed $m, kmemleak $((t4 - t3))"
 	[ $rc = 0 ] || why="${why:+$why, }msync_race exit $rc"
 	[ "$um" = ok ] || [ "$um" = none ] || why="${why:+$why, }umount $um"
-	[ "$req" = 0 ] || [ "$req" = n/a ] ||
-		why="${why:+$why, }msync_req objects left: '$req'"
 	[ "$filp_after" -le "$filp_before" ] ||
 		why="${why:+$why, }files $filp_before -> $filp_after"
 	[ $((fnr_after - fnr_before)) -le $fnr_slack ] ||
@@ -244,4 +202,3 @@ if ! lockdep_seen; then
 		say "result race debug-on exit=1 (debug_locks '$dl', kmemleak $kmo)"
 	fi
 fi
-[ -d $fsl ] && echo 0 >$fsl/probability

@@ -1,7 +1,7 @@
 # The race test (guest/msync_race.c, guest/run-race.sh) on debug kernels
 # (config/debug.config on top of config/msync.config: lockdep, debug
 # objects, DEBUG_VM, DEBUG_PAGEALLOC, SLUB_DEBUG_ON, kmemleak, hung task
-# and lockup detectors, failslab):
+# and lockup detectors):
 #   debug            the series: the stress must run clean on every disk
 #   debug-unpatched  v3.5: the same, a control of the harness (no
 #                    false report); RACE_CONTROL=1, which make torture
