@@ -10,8 +10,8 @@ DL_DIR ?= $(CURDIR)/dl
 export DL_DIR
 
 .PHONY: help deps fetch tree tree-reset build build-unpatched build-patched \
-	initramfs run check check-6.12 torture boot export series bench clean \
-	distclean
+	initramfs run check check-6.12 torture boot export series bench results \
+	clean distclean
 
 help:
 	@echo 'make run        build the patched kernel and run the msync selftest in QEMU'
@@ -25,7 +25,8 @@ help:
 	@echo 'make boot       interactive shell in the patched guest'
 	@echo 'make export     format-patch build/linux back into patches/'
 	@echo 'make series     a ready-to-send mbox in out/series/ (nothing is sent)'
-	@echo 'make bench      benchmark of four kernels (unpatched, patched, 2 designs) and M1 on i386: out/bench.{md,csv,png}'
+	@echo 'make bench      benchmark: unpatched, patched, 3 other MS_ASYNC designs, M1 on i386, LMDB: out/bench.{md,csv,png}'
+	@echo 'make results    keep the last make bench: its csv into bench/results/, the README and cover letters from them'
 	@echo 'make clean      remove out/ and the build directories (keeps dl/)'
 	@echo 'make distclean  also remove build/linux and dl/'
 	@echo 'settings: DL_DIR=$(DL_DIR) KERNEL_URL, TIMEOUT, MEM, SMP, ACCEL=tcg|kvm'
@@ -90,6 +91,9 @@ series: tree
 
 bench:
 	@bench/run.sh
+
+results:
+	@bench/results.sh save
 
 clean:
 	rm -rf $(O) $(B)/o-* $(B)/src-* $(B)/guest $(B)/guest-* $(B)/run-* $(B)/disks

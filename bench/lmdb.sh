@@ -7,9 +7,10 @@
 # delay0, delay10, delay100, delay500 (how soon the flusher writes after
 # MS_ASYNC, in ms; 1000 in the series), aprime (2012 v2: the caller
 # writes, skips a congested device), v4 (v4's patch 2), dfixed (v4 with
-# its review's faults fixed).  Writes
-# out/bench-lmdb.md and out/bench-lmdb.csv.  Variants are built from the
-# patched kernel's objects.
+# its review's faults fixed).  Writes out/LMDB_OUT.csv and
+# out/LMDB_OUT.md (LMDB_OUT: default bench-lmdb; bench-lmdb-6.12 for the
+# 6.12 kernels, which make check-6.12 builds).  Variants are built from
+# the patched kernel's objects.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
@@ -36,7 +37,10 @@ for k in $kernels; do
 done
 [ -f "$BUILD_DIR/guest/initramfs.cpio.gz" ] ||
 	scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
-csv=$OUT_DIR/bench-lmdb.csv
+# bench-lmdb or bench-lmdb-6.12: bench/tables.sh knows their tables
+out=${LMDB_OUT:-bench-lmdb}
+mkdir -p "$OUT_DIR"
+csv=$OUT_DIR/$out.csv
 echo "kernel,run,mode,commits,rate,kib_per_commit,median_us,max_us,clean_ms" >"$csv"
 for r in $(seq 1 "$runs"); do
 	for k in $kernels; do
@@ -56,22 +60,5 @@ for r in $(seq 1 "$runs"); do
 	done
 done
 # Table: per kernel and mode, the range over the runs.
-awk -F, 'NR > 1 {
-	key = $1 " " $3
-	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-	for (i = 5; i <= 9; i++) {
-		if (!((key, i) in lo) || $i + 0 < lo[key, i]) lo[key, i] = $i + 0
-		if (!((key, i) in hi) || $i + 0 > hi[key, i]) hi[key, i] = $i + 0
-	}
-}
-function rg(key, i) { return lo[key, i] == hi[key, i] ? lo[key, i] : lo[key, i] "-" hi[key, i] }
-END {
-	print "| kernel | mode | commits/s | device KiB/commit | median commit (us) | longest commit (us) | all clean after last commit (ms; -1: not in 5 s) |"
-	print "| --- | --- | --- | --- | --- | --- | --- |"
-	for (j = 1; j <= n; j++) {
-		split(order[j], a, " ")
-		printf "| %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2] == "async" ? "MS_ASYNC" : "MS_SYNC",
-			rg(order[j], 5), rg(order[j], 6), rg(order[j], 7), rg(order[j], 8), rg(order[j], 9)
-	}
-}' "$csv" >"$OUT_DIR/bench-lmdb.md"
-cat "$OUT_DIR/bench-lmdb.md"
+"$TOP/bench/tables.sh" "$OUT_DIR" "${out#bench-}" >"${csv%.csv}.md"
+cat "${csv%.csv}.md"

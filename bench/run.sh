@@ -52,6 +52,13 @@ for k in $kernels; do nk=$((nk + 1)); done
 for k in $builds; do nb=$((nb + 1)); done
 total=$((2 + nb + nk))
 [ "${LMDB:-1}" = 0 ] || total=$((total + 1))
+# What bench/results.sh save records as the source of the figures; an
+# LMDB table left from an earlier run must not join this one's bench.md.
+mkdir -p "$OUT_DIR"
+rm -f "$OUT_DIR/bench-lmdb.csv"
+echo "make bench of $(date -u +%Y-%m-%d), BENCH_KERNELS=\"$kernels\", on commit" \
+	"$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)" \
+	>"$OUT_DIR/bench-source.txt"
 n=1
 step "[$n/$total]" "checking packages and preparing the tree"
 scripts/deps.sh
@@ -105,4 +112,6 @@ step "[$n/$total]" "LMDB on the same kernels and the delay variants"
 # shellcheck disable=SC2086
 LMDB_NO_BUILD=1 bench/lmdb.sh $(echo $kernels | tr ' ' '\n' | grep -v i386 |
 	grep -vx 'v4\|dfixed') $lmdb_only $late
-echo "done: $OUT_DIR/bench.md, $OUT_DIR/bench-lmdb.md"
+# shellcheck disable=SC2086
+bench/report.sh "$OUT_DIR/unpatched-bench.log" "$OUT_DIR/patched-bench.log" "$OUT_DIR" $extra
+echo "done: $OUT_DIR/bench.md (with LMDB); 'make results' copies its csv files into bench/results/"

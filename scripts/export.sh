@@ -22,10 +22,12 @@ git -c core.abbrev=12 format-patch -q -o "$tmp" --cover-letter \
 	--subject-prefix="PATCH v5" --zero-commit --no-signature \
 	--no-renames base..HEAD
 
-# Fixed dates, and the cover letter's subject and blurb from the repo.
+# Fixed dates, and the cover letter's subject and blurb from the repo,
+# its figures from bench/results/.
 sed -i "s/^Date: .*/Date: $(LC_ALL=C date -R -d "$PROJECT_DATE")/" "$tmp"/*.patch
 subject=$(head -n 1 "$COVER")
-awk -v subject="$subject" -v cover="$COVER" '
+"$TOP/bench/results.sh" expand "$COVER" >"$tmp/cover.txt"
+awk -v subject="$subject" -v cover="$tmp/cover.txt" '
 	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
 	/^\*\*\* BLURB HERE \*\*\*$/ {
 		while ((getline line < cover) > 0)
