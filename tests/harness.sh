@@ -175,4 +175,16 @@ missing=$(settings_missing "$TOP/README.md")
 	fail "the README's Settings table names every setting the scripts read" \
 		"not in it: $missing"
 
+# Every benchmark figure the README and the cover letters quote is what
+# bench/tables.sh prints from bench/results/; a figure changed in a copy
+# of the csv makes the same check name the texts that no longer agree.
+expect_ok "README and cover letters quote bench/results/ as generated" \
+	"$TOP/bench/results.sh" check
+cp -r "$TOP/bench/results" "$tmp/results"
+awk -F, -v OFS=, 'NR == 2 { $5 = $5 * 2 } { print }' "$TOP/bench/results/bench-lmdb.csv" \
+	>"$tmp/results/bench-lmdb.csv"
+expect_fail "a figure changed in bench/results/ is caught in the README" \
+	"README.md does not quote bench/results/" \
+	env RESULTS="$tmp/results" "$TOP/bench/results.sh" check
+
 rm -rf "$tmp"
