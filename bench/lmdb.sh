@@ -16,6 +16,12 @@ set -euo pipefail
 cd "$TOP"
 
 kernels=${*:-unpatched patched delay0 delay10 delay100 delay500 aprime v4 dfixed}
+# bench-lmdb or bench-lmdb-6.12: bench/tables.sh knows their tables
+out=${LMDB_OUT:-bench-lmdb}
+case $out in
+bench-lmdb|bench-lmdb-6.12) ;;
+*) die "LMDB_OUT=$out: bench-lmdb or bench-lmdb-6.12" ;;
+esac
 runs=${RUNS:-3}
 secs=${LMDB_SECONDS:-10}
 export MEM=2048 SMP=2 FSLIST=ext4 THROTTLE_BPS= DISK_CACHE=unsafe
@@ -37,8 +43,6 @@ for k in $kernels; do
 done
 [ -f "$BUILD_DIR/guest/initramfs.cpio.gz" ] ||
 	scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
-# bench-lmdb or bench-lmdb-6.12: bench/tables.sh knows their tables
-out=${LMDB_OUT:-bench-lmdb}
 mkdir -p "$OUT_DIR"
 csv=$OUT_DIR/$out.csv
 echo "kernel,run,mode,commits,rate,kib_per_commit,median_us,max_us,clean_ms" >"$csv"
@@ -59,6 +63,10 @@ for r in $(seq 1 "$runs"); do
 			}' >>"$csv"
 	done
 done
+# The 6.12 run joins the source note of the make bench run before it
+[ "$out" = bench-lmdb ] || [ ! -f "$OUT_DIR/bench-source.txt" ] ||
+	echo "bench/lmdb.sh $kernels of $(date -u +%Y-%m-%d) after it ($out.csv)" \
+		>>"$OUT_DIR/bench-source.txt"
 # Table: per kernel and mode, the range over the runs.
 "$TOP/bench/tables.sh" "$OUT_DIR" "${out#bench-}" >"${csv%.csv}.md"
 cat "${csv%.csv}.md"

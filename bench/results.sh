@@ -4,7 +4,7 @@
 #
 #   bench/results.sh save      copy out/bench.csv and out/bench-lmdb*.csv of
 #                              the last make bench into bench/results/
-#                              (with out/bench-source.txt as SOURCE), then
+#                              (with out/bench-source.txt), then
 #                              update
 #   bench/results.sh update    rewrite the generated parts of README.md,
 #                              the figures of the cover letters in
@@ -39,18 +39,23 @@ expand() {
 		case $line in
 		@tables\ *@) tables "${line:8:${#line}-9}" ||
 				die "bench/tables.sh failed on '$line' in $1" ;;
+		*@tables*) die "$1: '$line': a figure line is '@tables PART@' alone" ;;
 		*) printf '%s\n' "$line" ;;
 		esac
 	done <"$1"
 }
 
-# readme FILE: FILE with its generated parts written again
+# readme FILE: FILE with its generated parts written again.  Every csv
+# of bench/results/ must be quoted there: bench.csv by part md,
+# bench-lmdb*.csv by lmdb*.
 readme() {
-	local line args="" inside=0
+	local line args="" inside=0 seen=" " f
 	while IFS= read -r line; do
 		if [ $inside = 1 ]; then
 			[ "$line" = "<!-- end of tables.sh -->" ] || continue
 			inside=0
+		elif [ "$line" = "<!-- end of tables.sh -->" ]; then
+			die "$1: '$line' without the line that starts the part"
 		fi
 		printf '%s\n' "$line"
 		case $line in
@@ -60,10 +65,21 @@ readme() {
 			echo
 			tables "$args" || die "bench/tables.sh $args failed ($1)"
 			echo
+			seen="$seen${args##* } "
 			inside=1 ;;
+		*"<!-- tables.sh"*) die "$1: '$line' is not a generated part's first line" ;;
 		esac
 	done <"$1"
 	[ $inside = 0 ] || die "$1: a generated part has no '<!-- end of tables.sh -->'"
+	for f in "$RESULTS"/bench*.csv; do
+		f=$(basename "$f" .csv)
+		f=${f#bench}
+		f=${f#-}
+		case $seen in
+		*" ${f:-md} "*) ;;
+		*) die "$1 has no generated part for $RESULTS/bench${f:+-$f}.csv (part ${f:-md})" ;;
+		esac
+	done
 }
 
 # cover PATCH TEXT: the cover letter PATCH with its text from TEXT (whose
@@ -74,7 +90,11 @@ cover() {
 	awk '{ print } /^$/ { exit }' "$1"
 	expand "$2" | tail -n +3
 	awk '/^$/ { blank = NR } /^msync series \(/ { from = blank }
-		{ line[NR] = $0 } END { for (i = from; i <= NR; i++) print line[i] }' "$1"
+		{ line[NR] = $0 }
+		END {
+			if (!from) exit 1
+			for (i = from; i <= NR; i++) print line[i]
+		}' "$1" || die "$1 has no shortlog ('msync series (N):')"
 }
 
 # write FILE NEW: replace FILE by NEW when they differ (check: report it)
@@ -95,13 +115,17 @@ mode=${1:-}
 case $mode in
 expand) [ $# = 2 ] || die "usage: $0 expand FILE"; expand "$2"; exit ;;
 save)
-	[ -f "$OUT_DIR/bench.csv" ] || die "no $OUT_DIR/bench.csv: run 'make bench' first"
-	mkdir -p "$RESULTS"
-	cp "$OUT_DIR/bench.csv" "$RESULTS/"
-	for f in "$OUT_DIR"/bench-lmdb.csv "$OUT_DIR"/bench-lmdb-6.12.csv; do
-		[ ! -f "$f" ] || cp "$f" "$RESULTS/"
+	# One run, whole: make bench's csv files and its source note, and
+	# the 6.12 LMDB csv only if it was made after that run began.
+	for f in bench.csv bench-lmdb.csv bench-source.txt; do
+		[ -f "$OUT_DIR/$f" ] ||
+			die "no $OUT_DIR/$f: run 'make bench' (with LMDB) first"
 	done
-	[ ! -f "$OUT_DIR/bench-source.txt" ] || cp "$OUT_DIR/bench-source.txt" "$RESULTS/SOURCE"
+	mkdir -p "$RESULTS"
+	rm -f "$RESULTS"/bench*.csv "$RESULTS/bench-source.txt"
+	cp "$OUT_DIR"/bench.csv "$OUT_DIR"/bench-lmdb.csv "$OUT_DIR"/bench-source.txt "$RESULTS/"
+	f=$OUT_DIR/bench-lmdb-6.12.csv
+	[ ! "$f" -nt "$OUT_DIR/bench.csv" ] || cp "$f" "$RESULTS/"
 	mode=update ;;
 update|check) ;;
 *) die "usage: $0 save|update|check|expand FILE" ;;
@@ -118,7 +142,9 @@ for d in "" -6.12; do
 	cover "$patch" "$TOP/series$d/cover-letter.txt" >"$tmp/cover"
 	write "$patch" "$tmp/cover"
 done
-if [ "$mode" = update ] && command -v gnuplot >/dev/null 2>&1; then
+if [ "$mode" = update ] && ! command -v gnuplot >/dev/null 2>&1; then
+	echo "docs/bench.png not written: no gnuplot (apt-get install -y gnuplot-nox)"
+elif [ "$mode" = update ]; then
 	"$TOP/bench/tables.sh" -p "$tmp" "$RESULTS" >/dev/null
 	case $(gnuplot -e 'set terminal' 2>&1) in
 	*pngcairo*) term=pngcairo ;;

@@ -55,7 +55,7 @@ total=$((2 + nb + nk))
 # What bench/results.sh save records as the source of the figures; an
 # LMDB table left from an earlier run must not join this one's bench.md.
 mkdir -p "$OUT_DIR"
-rm -f "$OUT_DIR/bench-lmdb.csv"
+rm -f "$OUT_DIR/bench-lmdb.csv" "$OUT_DIR/bench-lmdb-6.12.csv"
 echo "make bench of $(date -u +%Y-%m-%d), BENCH_KERNELS=\"$kernels\", on commit" \
 	"$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)" \
 	>"$OUT_DIR/bench-source.txt"

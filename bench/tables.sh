@@ -5,7 +5,7 @@
 #
 # DIR holds bench.csv (bench/report.sh), bench-lmdb.csv (bench/lmdb.sh;
 # optional), bench-lmdb-6.12.csv (bench/lmdb.sh on the 6.12 kernels;
-# optional) and SOURCE (optional: one line saying which run they are).
+# optional) and bench-source.txt (optional: which runs they are).
 # bench/results/ is the committed copy the README and the cover letters
 # quote: a figure is written once, in a csv, and printed from there.
 #
@@ -43,7 +43,7 @@ need() {
 	[ -r "$dir/$1" ] || { echo "tables.sh: cannot read $dir/$1" >&2; exit 1; }
 }
 source_line=
-[ -r "$dir/SOURCE" ] && source_line=$(head -n 1 "$dir/SOURCE")
+[ ! -r "$dir/bench-source.txt" ] || source_line=$(paste -sd ';' "$dir/bench-source.txt" | sed 's/;/; /g')
 
 # lmdb CSV PART: LMDB tables, per kernel and mode the range over the runs
 # (bench/lmdb.sh: kernel,run,mode,commits,rate,kib_per_commit,median_us,
@@ -100,18 +100,28 @@ NR > 1 {
 		if (!((key, i) in lo) || $i + 0 < lo[key, i]) lo[key, i] = $i + 0
 		if (!((key, i) in hi) || $i + 0 > hi[key, i]) hi[key, i] = $i + 0
 	}
-	if (!(($1, "runs") in cnt) || $2 + 0 > cnt[$1, "runs"]) cnt[$1, "runs"] = $2 + 0
+	if (!($1 in runs) || $2 + 0 > runs[$1]) runs[$1] = $2 + 0
+}
+# boots: "N boots of each kernel" (the runs of bench/lmdb.sh)
+function boots(   k, lo, hi) {
+	for (k in runs) {
+		if (lo == "" || runs[k] < lo) lo = runs[k]
+		if (hi == "" || runs[k] > hi) hi = runs[k]
+	}
+	return (lo == hi ? lo : lo "-" hi) " boots of each kernel, interleaved; ranges over them"
 }
 END {
 	if (part == "md") {
-		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | median commit (us) | longest commit (us) | all clean after last commit (ms; -1: not in 5 s) |"
-		print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | median commit (us) | longest commit (us) |"
+		print "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
 		for (j = 1; j <= n; j++) {
 			split(order[j], a, SUBSEP)
-			printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", a[1], mode(a[2]),
+			printf "| %s | %s | %s | %s | %s | %s | %s |\n", a[1], mode(a[2]),
 				rg(order[j], 5), x(order[j], a[2]), rg(order[j], 6),
-				rg(order[j], 7), rg(order[j], 8), rg(order[j], 9)
+				rg(order[j], 7), rg(order[j], 8)
 		}
+		print ""
+		print boots() "."
 	} else if (part == "6.12") {
 		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | longest commit (us) |"
 		print "| --- | --- | ---: | ---: | ---: | ---: |"
@@ -125,6 +135,8 @@ END {
 					rg(order[j], 5), x(order[j], a[2]),
 					rg(order[j], 6), rg(order[j], 8)
 			}
+		print ""
+		print boots() "."
 	} else if (part == "sync") {
 		printf "     %-18s %11s %16s\n", "kernel", "commits/s", "KiB per commit"
 		for (j = 1; j <= n; j++) {
@@ -133,6 +145,7 @@ END {
 			printf "     %-18s %11s %16s\n", label(a[1]),
 				rg(order[j], 5), rg(order[j], 6)
 		}
+		print "     (" boots() ".)"
 	} else if (part == "async") {
 		printf "     %-18s %11s %10s %11s %13s\n", "kernel", "commits/s", "x v3.5",
 			"KiB/commit", "longest (us)"
@@ -142,6 +155,7 @@ END {
 			printf "     %-18s %11s %10s %11s %13s\n", label(a[1]), rg(order[j], 5),
 				x(order[j], "async"), rg(order[j], 6), rg(order[j], 8)
 		}
+		print "     (" boots() ".)"
 	} else if (part == "612-v35") {
 		printf "  %-34s %-12s %s\n", "v3.5, MS_ASYNC at every commit", "commits/s", "device KiB/commit"
 		for (j = 1; j <= n; j++) {
@@ -161,6 +175,8 @@ END {
 				printf "  %-13s %-9s %-12s %-18s %s\n", k, mode(a[2]),
 					rg(order[j], 5), rg(order[j], 6), rg(order[j], 8)
 			}
+		print ""
+		print "(" boots() ".)"
 	}
 }' "$dir/$1"
 }
@@ -303,10 +319,13 @@ END {
 		k = all[i]
 		print "| " k " | " design(k) " | " meta[k, "kernel_version"] " | " meta[k, "clocksource"] " | " meta[k, "runtime_s"] " |"
 	}
+	print ""
+	print "Mode " meta[ks[1], "mode"] "; repetitions: " meta[ks[1], "reps"] "; sizes: " meta[ks[1], "sizes"] "."
 	for (i = 2; i <= nk; i++)
-		if (meta[ks[i], "mode"] != meta[ks[1], "mode"] || meta[ks[i], "sizes"] != meta[ks[1], "sizes"]) {
+		if (meta[ks[i], "mode"] != meta[ks[1], "mode"] || meta[ks[i], "sizes"] != meta[ks[1], "sizes"] ||
+		    meta[ks[i], "reps"] != meta[ks[1], "reps"]) {
 			print ""
-			print "**Warning: the runs used different modes or sizes; rows do not compare.**"
+			print "**Warning: the runs used different modes, sizes or repetitions; rows do not compare.**"
 			break
 		}
 
