@@ -111,6 +111,12 @@ function boots(   k, lo, hi) {
 	return (lo == hi ? lo : lo "-" hi) " boots of each kernel, interleaved; ranges over them"
 }
 END {
+	# the rows by mode: every MS_ASYNC row, then every MS_SYNC one
+	for (m = 1; m <= 2; m++)
+		for (j = 1; j <= n; j++) {
+			split(order[j], a, SUBSEP)
+			if (a[2] == (m == 1 ? "async" : "sync")) bymode[++nm] = order[j]
+		}
 	if (part == "md") {
 		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | median commit (us) | longest commit (us) |"
 		print "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
@@ -125,16 +131,14 @@ END {
 	} else if (part == "6.12") {
 		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | longest commit (us) |"
 		print "| --- | --- | ---: | ---: | ---: | ---: |"
-		for (m = 1; m <= 2; m++)
-			for (j = 1; j <= n; j++) {
-				split(order[j], a, SUBSEP)
-				if (a[2] != (m == 1 ? "async" : "sync")) continue
-				k = a[1]
-				sub(/^6\.12-/, "6.12 ", k)
-				printf "| %s | %s | %s | %s | %s | %s |\n", k, mode(a[2]),
-					rg(order[j], 5), x(order[j], a[2]),
-					rg(order[j], 6), rg(order[j], 8)
-			}
+		for (j = 1; j <= nm; j++) {
+			split(bymode[j], a, SUBSEP)
+			k = a[1]
+			sub(/^6\.12-/, "6.12 ", k)
+			printf "| %s | %s | %s | %s | %s | %s |\n", k, mode(a[2]),
+				rg(bymode[j], 5), x(bymode[j], a[2]),
+				rg(bymode[j], 6), rg(bymode[j], 8)
+		}
 		print ""
 		print boots() "."
 	} else if (part == "sync") {
@@ -166,15 +170,13 @@ END {
 	} else if (part == "612-lmdb") {
 		printf "  %-13s %-9s %-12s %-18s %s\n", "6.12", "mode", "commits/s",
 			"device KiB/commit", "longest (us)"
-		for (m = 1; m <= 2; m++)
-			for (j = 1; j <= n; j++) {
-				split(order[j], a, SUBSEP)
-				if (a[2] != (m == 1 ? "async" : "sync")) continue
-				k = a[1]
-				sub(/^6\.12-/, "", k)
-				printf "  %-13s %-9s %-12s %-18s %s\n", k, mode(a[2]),
-					rg(order[j], 5), rg(order[j], 6), rg(order[j], 8)
-			}
+		for (j = 1; j <= nm; j++) {
+			split(bymode[j], a, SUBSEP)
+			k = a[1]
+			sub(/^6\.12-/, "", k)
+			printf "  %-13s %-9s %-12s %-18s %s\n", k, mode(a[2]),
+				rg(bymode[j], 5), rg(bymode[j], 6), rg(bymode[j], 8)
+		}
 		print ""
 		print "(" boots() ".)"
 	}
