@@ -54,17 +54,31 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+# apt_update: apt-get update, tried three times: a mirror caught in a sync
+# fails one index ("File has unexpected size") for a minute or so.  If it
+# still fails, go on with the lists there are (the install says what is
+# missing); with none at all, stop.
+apt_update() {
+	local i
+	for i in 1 2 3; do
+		apt-get update -qq && return 0
+		[ $i = 3 ] || { echo "apt-get update failed; again in 20 s" >&2; sleep 20; }
+	done
+	ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 ||
+		die "apt-get update failed and there are no package lists"
+	echo "warning: apt-get update failed 3 times; using the lists there are" >&2
+}
 # A new machine has no package lists yet (nor any for a new architecture):
 # update once, then install.
 if [ -n "$foreign" ]; then
 	dpkg --add-architecture i386 || die "dpkg --add-architecture i386 failed"
-	apt-get update -qq || die "apt-get update failed"
+	apt_update
 elif ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
-	apt-get update -qq || die "apt-get update failed"
+	apt_update
 fi
 [ -z "$missing" ] && exit 0
 echo "installing:$missing"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-$cmd -qq >"$log" 2>&1 || { apt-get update -qq && $cmd -qq >"$log" 2>&1; } ||
+$cmd -qq >"$log" 2>&1 || { apt_update && $cmd -qq >"$log" 2>&1; } ||
 	{ cat "$log" >&2; die "apt-get install failed:$missing"; }

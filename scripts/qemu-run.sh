@@ -3,7 +3,9 @@
 #   KERNEL   bzImage                     INITRD  initramfs
 #   APPEND   extra kernel command line   LOG     console log file
 #   MEM      guest MiB (1024)            SMP     vCPUs (2)
-#   TIMEOUT  seconds before QEMU is killed (120)
+#   SILENCE  seconds the console may stay silent before QEMU is killed
+#            (300): a guest is killed when it stops making progress
+#   TIMEOUT  seconds before QEMU is killed however much it prints (3600)
 #   ACCEL    tcg (default) or kvm
 #   DISKS    space-separated "image[,drive-option...]" for virtio-blk disks
 #            (vda, vdb, ... in order), e.g. "x.img,throttling.bps-write=8388608"
@@ -18,11 +20,13 @@
 # The console shows KERN_WARNING and above (loglevel=5): WARN_ON() and
 # lockdep reports are printed at that level, and verdict.sh must see them.
 # Exit 0 when the guest powered off by itself, 1 on timeout or QEMU error.
+# The longest silence of the console, in seconds, is left in LOG.silence.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 : "${KERNEL:?KERNEL must be set}" "${INITRD:?INITRD must be set}"
-MEM=${MEM:-1024} SMP=${SMP:-2} TIMEOUT=${TIMEOUT:-120} ACCEL=${ACCEL:-tcg}
+MEM=${MEM:-1024} SMP=${SMP:-2} TIMEOUT=${TIMEOUT:-3600}
+SILENCE=${SILENCE:-300} ACCEL=${ACCEL:-tcg}
 LOG=${LOG:-$OUT_DIR/qemu.log}
 QEMU_SYSTEM=${QEMU_SYSTEM:-qemu-system-x86_64}
 need "$QEMU_SYSTEM" qemu-system-x86
@@ -48,11 +52,37 @@ if [ "${INTERACTIVE:-0}" = 1 ]; then
 fi
 
 mkdir -p "$(dirname "$LOG")"
+"$QEMU_SYSTEM" "${args[@]}" </dev/null >"$LOG" 2>&1 &
+pid=$!
+# The watchdog: the console log's size, once a second.
+start=$SECONDS last=$SECONDS size=0 longest=0 why=""
+while kill -0 $pid 2>/dev/null; do
+	sleep 1
+	now=$(stat -c %s "$LOG")
+	if [ "$now" != "$size" ]; then
+		size=$now last=$SECONDS
+	fi
+	[ $((SECONDS - last)) -le $longest ] || longest=$((SECONDS - last))
+	if [ $((SECONDS - last)) -ge "$SILENCE" ]; then
+		why="printed nothing for ${SILENCE}s (SILENCE)"
+	elif [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
+		why="was still running after ${TIMEOUT}s (TIMEOUT)"
+	fi
+	[ -z "$why" ] || break
+done
+echo "$longest" >"$LOG.silence"
+if [ -n "$why" ]; then
+	kill $pid 2>/dev/null || true
+	sleep 2
+	kill -9 $pid 2>/dev/null || true
+fi
 rc=0
-timeout -k 5 "$TIMEOUT" "$QEMU_SYSTEM" "${args[@]}" </dev/null >"$LOG" 2>&1 || rc=$?
-if [ $rc = 124 ] || [ $rc = 137 ]; then
+wait $pid || rc=$?
+if [ -n "$why" ]; then
 	show_tail "$LOG" 50
-	echo "error: guest timed out after ${TIMEOUT}s and was killed; console log: $LOG" >&2
+	lastline=$(tr -d '\r' <"$LOG" | grep -v '^[[:space:]]*$' | tail -n 1)
+	echo "error: guest $why and was killed; its last line: ${lastline:-(none)}" >&2
+	echo "  console log: $LOG" >&2
 	exit 1
 elif [ $rc != 0 ]; then
 	show_tail "$LOG" 50

@@ -103,12 +103,23 @@ expect_fail "config option with an unmet dependency is named" \
 	env CONFIG_FRAGMENT="$tmp/unmet.config" "$TOP/scripts/config.sh" \
 	"$BUILD_DIR/src-linux" "$tmp/o-unmet"
 
-# A guest whose init hangs is killed after TIMEOUT, with the console tail.
-expect_fail "hanging guest times out" "guest timed out after 25s" \
-	env TIMEOUT=25 FSLIST=ext2 OUT_DIR="$tmp" "$TOP/scripts/guest.sh" unpatched hang
-grep -q "msync-guest: hanging on purpose" "$LAST_LOG" &&
-	pass "hanging guest: console tail shown" ||
-	fail "hanging guest: console tail shown" "see $LAST_LOG"
+# The watchdog kills a guest that stops printing (SILENCE), not one that
+# runs long: a guest that prints every 2 s for 40 s passes with a 10 s
+# window; one whose init hangs is killed 10 s after its last line, which
+# the error names with the console log; TIMEOUT still caps any guest.
+expect_ok "a guest that keeps printing outlives the silence window" \
+	env SILENCE=10 FSLIST=ext2 APPEND=msync.arg=40 OUT_DIR="$tmp" \
+	"$TOP/scripts/guest.sh" unpatched chatty
+expect_fail "a silent guest is killed by the watchdog" \
+	"printed nothing for 10s.*last line: msync-guest: hanging on purpose" \
+	env SILENCE=10 FSLIST=ext2 OUT_DIR="$tmp" "$TOP/scripts/guest.sh" unpatched hang
+grep -q "console log: $tmp/unpatched-hang.log" "$LAST_LOG" &&
+	pass "silent guest: its console log named" ||
+	fail "silent guest: its console log named" "see $LAST_LOG"
+expect_fail "a chatty guest is still killed at TIMEOUT" \
+	"still running after 20s.*last line: msync-guest: still here" \
+	env SILENCE=10 TIMEOUT=20 FSLIST=ext2 APPEND=msync.arg=60 OUT_DIR="$tmp" \
+	"$TOP/scripts/guest.sh" unpatched chatty
 
 # A guest that panics is a failure, whatever else it printed.
 expect_fail "panicking guest is a failure" "FAIL: kernel error" \
