@@ -7,10 +7,12 @@
 #     MS_ASYNC cases, whose MS_ASYNC is a no-op, must fail;
 #   - 6.12 with patches-6.12/: every case passes;
 #   - planted kernels built from the patched one: nowait (MS_SYNC starts
-#     the writeback and returns) fails an MS_SYNC case, as on v3.5, and
+#     the writeback and returns) fails an MS_SYNC case, as on v3.5;
 #     fileinode (MS_ASYNC names file_inode(), which for a block device is
 #     the device node, not the inode whose pages are dirty) fails async
-#     on the raw disk.  (v3.5's noretry is not caught on 6.12: in redirty
+#     on the raw disk; lookupfirst (v5: the inode's wb looked up before
+#     the dirty check, while an inode never dirtied has no i_wb) oopses
+#     in clean_map, MS_ASYNC of a file read but never written.  (v3.5's noretry is not caught on 6.12: in redirty
 #     the page's write completes before the second store, so the second
 #     MS_ASYNC finds a plain dirty page and asks for a new pass.)
 #   - the man-pages patch applies to Debian's msync(2) and renders.
@@ -94,8 +96,8 @@ done
 . tests/selftest.sh
 # On 6.12 (mainline) MS_SYNC is already range-limited: the cases of patch
 # 1 pass on the unpatched kernel, those of patch 2 fail.
-KEPT_612="sync_one_page sync_ranges no_sync two_files hole private errors high_offset no_pin datasync"
-CHANGED_612="async repeat async_error redirty fair"
+KEPT_612="clean_map sync_one_page sync_ranges no_sync two_files hole private errors high_offset no_pin datasync"
+CHANGED_612="async repeat async_error redirty fair soon stream sync_race stale_mark late_request"
 # Findings of 6.12, the same on both kernels: mmap() refuses file offsets
 # near 2^63 (EOVERFLOW), so huge_offset has nothing to map and skips; and
 # ext4's driver for ext2 (no journal) writes the inode table block in
@@ -123,7 +125,7 @@ if build612 6.12-patched series; then
 fi
 
 echo "[4/5] planted kernels on 6.12..."
-for v in nowait fileinode; do
+for v in nowait fileinode lookupfirst; do
 	variant612 $v || continue
 	case $v in
 	nowait)
@@ -136,7 +138,18 @@ for v in nowait fileinode; do
 		JUDGE_FS=raw ONE_OF=async \
 		FAIL_RE="\\(b\\) 0 of 2048 range pages clean after 5000 ms" \
 			judge 6.12-fileinode "MS_ASYNC of a block device mapping: async fails" "" \
-			"$(tr ' ' '\n' <<<"$CASES" | grep -vxE 'async|repeat|async_error|redirty')" "" ;;
+			"$(tr ' ' '\n' <<<"$CASES" | grep -vxE 'async|repeat|async_error|redirty|soon|stream')" "" ;;
+	lookupfirst)
+		expect_fail "6.12-lookupfirst: MS_ASYNC of a file never dirtied oopses" \
+			"BUG: kernel NULL pointer dereference" \
+			env FSLIST=ext4 VERDICT=--sane scripts/guest.sh 6.12-lookupfirst selftest
+		if tr -d '\r' <"$OUT_DIR/6.12-lookupfirst-selftest.log" |
+		   grep -qE 'RIP: .*(locked_inode_to_wb_and_lock_list|writeback_inode_soon)'; then
+			pass "6.12-lookupfirst: the oops is in the wb lookup"
+		else
+			fail "6.12-lookupfirst: the oops is in the wb lookup" \
+				"see $OUT_DIR/6.12-lookupfirst-selftest.log"
+		fi ;;
 	esac
 done
 # The patched kernel back in its object directory

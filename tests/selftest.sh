@@ -4,14 +4,16 @@
 
 # The selftest's cases by name, in the order it runs them (its TAP lines
 # say "ok N NAME - ..."; the numbers are the selftest's own business).
-CASES="sync_one_page sync_ranges async no_sync two_files hole private errors high_offset no_pin repeat async_error redirty datasync fair huge_offset"
+CASES="clean_map sync_one_page sync_ranges async no_sync two_files hole private errors high_offset no_pin repeat async_error redirty datasync fair huge_offset soon stream sync_race stale_mark late_request"
 SELFTEST_CASES=$(wc -w <<<"$CASES")
 # Cases that test what the series changes (they must fail on v3.5) and
 # cases whose behaviour it keeps (they must pass on v3.5 too).  no_pin
 # (nothing holds the file after MS_ASYNC, munmap and close) passes on
-# v3.5, where MS_ASYNC does nothing.
-CHANGED="sync_one_page sync_ranges async two_files hole high_offset repeat async_error redirty datasync fair huge_offset"
-KEPT="no_sync private errors no_pin"
+# v3.5, where MS_ASYNC does nothing; so does clean_map (msync() of a
+# mapping with nothing dirty writes nothing and returns 0), which is there
+# for the oops a port can make of it.
+CHANGED="sync_one_page sync_ranges async two_files hole high_offset repeat async_error redirty datasync fair huge_offset soon stream sync_race stale_mark late_request"
+KEPT="clean_map no_sync private errors no_pin"
 # async_error needs the raw disk that fails a write; it skips on the others.
 RAW_ONLY="async_error"
 # datasync (fdatasync, not fsync, semantics) has no timestamps or block
@@ -67,9 +69,11 @@ boot_selftest() {
 }
 
 # SKIP_ON: "FS:CASE ..." pairs that skip on that disk whatever the kernel
-# (fair wants two files of one device; tests/i386.sh adds huge_offset,
-# which wants a 64-bit kernel).
-SKIP_ON="raw:fair"
+# (fair, stale_mark and late_request want two files of one device;
+# sync_race a store that does not wait for syncfs(), which on ext3 and
+# ext4 joins the journal commit syncfs() waits on; tests/i386.sh adds
+# huge_offset, which wants a 64-bit kernel).
+SKIP_ON="raw:fair raw:stale_mark raw:late_request raw:sync_race ext3:sync_race ext4:sync_race"
 
 # JUDGE_FS: the disks a kernel is booted with and judged on (a planted
 # kernel only on those where its fault shows, to keep make check short).
@@ -253,19 +257,28 @@ run_planted() {
 #           block beyond the range is more than they allow).
 #   caller: MS_ASYNC writes in the caller, sleeping in the request queue of
 #           a congested device: async (d) must fail.
-#   noretry: the flusher does not come back for an inode that MS_ASYNC
-#           asked for while it was being written, nor for a page stored
-#           to while under writeback: redirty must fail on ext2 (no
-#           ->page_mkwrite: the page is dirty again under writeback and
-#           the pass skips it).  Not judged on ext4, where the store
-#           waits in ->page_mkwrite for the page's write: whether the
-#           pass still holds the inode when the second MS_ASYNC comes
-#           depends on how much of the range the device queue took at
-#           once (failed in most runs, passed in CI on 2026-12-04); nor
-#           on raw, where the pass may still be running over the
-#           device's pages and write it.
-#   whole:  the pass MS_ASYNC asks for writes each inode whole, in one
-#           go (tagged, no chunks): fair must fail on ext2.
+#   noretry: no pass for the pages an MS_ASYNC pass skipped because they
+#           were under writeback (stored to again after submission):
+#           redirty must fail on ext2 (no ->page_mkwrite: the page is
+#           dirty again under writeback and the pass skips it).  Not
+#           judged on ext4, where the store waits in ->page_mkwrite for
+#           the page's write, nor on raw, where the pass may still be
+#           running over the device's pages and write it.
+#   whole:  an MS_ASYNC pass writes each inode whole, in one go (tagged,
+#           no chunks): fair must fail on ext2.
+#   syncdrop: any pass that writes a file ends its MS_ASYNC request (v5's
+#           requeue): sync_race must fail on ext2.
+#   chase:  an MS_ASYNC pass queues the marked files again at every refill
+#           (v5's expire_marked_inodes): stream must see the file written
+#           many times a second.
+#   stale:  the request outlives the file's clean state (v5 on v3.5): the
+#           next pass writes a page stored to with no msync(), and
+#           stale_mark must fail on ext2.
+#   later:  the first MS_ASYNC after a quiet second waits a second (v5):
+#           soon (a) must fail.
+#   norate: a pass at every call: soon (b) and stream must fail.
+#   rearm:  the next pass is due a second after the last one ended, not
+#           started (v5's rearm): late_request must fail.
 #   pin:    v3's MS_ASYNC worker, which holds the file (get_file) until its
 #           writeback is done: no_pin must fail.  async and redirty may:
 #           the worker writes only the range and, as noretry, skips a page
@@ -293,6 +306,18 @@ selftest_variants() {
 		"" "redirty (a page stored to under writeback) fails"
 	planted whole ext2 fair "1 page of another file, MS_ASYNC\) returned 0; clean after 9000 ms" "" \
 		"fair (small file not held behind a big one) fails"
+	planted syncdrop ext2 sync_race "page 0 clean 5000 ms after syncfs" "" \
+		"sync_race (a request made while syncfs() writes the file) fails"
+	planted chase ext2 stream "times the file \(want 2 to" "" \
+		"stream (each pass writes the file once) fails"
+	planted stale ext2 stale_mark "A's page 1, stored to with no msync\(\) after A was clean: 0 of 1" "" \
+		"stale_mark (a request ends when the file is clean) fails"
+	planted later ext2 soon "\(a\) isolated msync\(MS_ASYNC\) returned 0; writeback began" "" \
+		"soon (a) (an isolated MS_ASYNC starts at once) fails"
+	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began|times the file \(want 2 to" "repeat" \
+		"soon (b) or stream (at most one pass a second) fails"
+	planted rearm ext2 late_request "the small one [0-9]+ ms after it \(bound" "" \
+		"late_request (a request during a long pass served after it) fails"
 	planted pin "ext4 raw" no_pin "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
 		"async redirty" "no_pin (nothing holds the file) fails"
 	run_planted
