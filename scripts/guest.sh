@@ -51,6 +51,16 @@ for img in $imgs; do
 	disks="$disks $img$opts"
 done
 export DISKS=$disks
+# The raw disk's writes of EIO_SECTOR fail on purpose: its I/O errors are
+# not a kernel's (verdict.sh).
+if [ -n "$EIO_SECTOR" ]; then
+	i=0
+	for fs in $FSLIST; do
+		[ "${fs%%-*}" = raw ] &&
+			export VERDICT_IO_OK="vd$(printf "\\$(printf %o $((97 + i)))")"
+		i=$((i + 1))
+	done
+fi
 extra=""
 [ -n "$EIO_SECTOR" ] && extra="msync.eio_sector=$EIO_SECTOR"
 export APPEND="msync.run=$run msync.disks=$(echo $FSLIST | tr ' ' ,) $extra ${APPEND:-}"

@@ -121,14 +121,22 @@ mkfs_for() {
 # What a kernel prints when something went wrong, as extended regexes for
 # grep -E over a console log (verdict.sh, the race test): lockdep's
 # reports, and lockdep turning itself off; BUG_ON/VM_BUG_ON, oopses,
-# WARN_ON, debug objects, SLUB's poison and red-zone reports (on a
-# tainted kernel too), RCU stalls; hung tasks; inodes left busy at umount
-# and file systems that found themselves corrupt (ext2/3/4 errors, an
-# aborted journal, a forced read-only remount).
+# WARN_ON (v3.5's "WARNING: at", 6.12's "WARNING: CPU:") and the trace
+# that ends either, debug objects, SLUB's poison and red-zone reports (on
+# a tainted kernel too), RCU stalls, the CPU exceptions that kill a task
+# (divide error, stack segment, double fault), failed allocations; hung
+# tasks; inodes left busy at umount and file systems that found
+# themselves corrupt or lost data (ext2/3/4 errors and warnings, ext2's
+# "EXT2-fs (vda): error", an aborted journal, jbd2 refusing a handle,
+# dirty metadata where none may be, ext4's lost delayed allocation, a
+# forced read-only remount).  I/O errors are judged by verdict.sh: the
+# raw disk fails one sector on purpose.
 KERNEL_LOCKDEP_RE='possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock order detected|irq lock inversion|turning off the locking correctness validator'
-KERNEL_BUG_RE='Kernel panic|Oops|BUG:|kernel BUG at|invalid opcode:|WARNING: at|general protection fault|ODEBUG:|BUG [^ ]+ \((Not tainted|Tainted[^)]*)\)|detected stall'
+KERNEL_BUG_RE='Kernel panic|Oops|BUG:|kernel BUG at|invalid opcode:|WARNING: at|WARNING: CPU:|---\[ end trace|general protection fault|divide error:|stack segment:|double fault:|page allocation failure|ODEBUG:|BUG [^ ]+ \((Not tainted|Tainted[^)]*)\)|detected stall'
 KERNEL_HUNG_RE='INFO: task .* blocked'
-KERNEL_FS_RE='VFS: Busy inodes after unmount|EXT[234]-fs error|Aborting journal|[Rr]emounting filesystem read-only'
+KERNEL_FS_RE='VFS: Busy inodes after unmount|EXT[234]-fs (\([^)]*\): )?error|EXT[234]-fs warning|Aborting journal|jbd2?_start:|Spotted dirty metadata buffer|delayed block allocation failed|Data will be lost|[Rr]emounting filesystem read-only'
+# I/O errors of a disk, as v3.5 and 6.12 print them ("vd[a-z]" follows)
+KERNEL_IO_RE='I/O error,? dev |Buffer I/O error on (device|dev) |lost page write due to I/O error on '
 KERNEL_ERROR_RE="$KERNEL_BUG_RE|$KERNEL_HUNG_RE|$KERNEL_LOCKDEP_RE|$KERNEL_FS_RE"
 
 jobs_n() {
