@@ -11,7 +11,7 @@ started=$(date +%s)
 # or tests/run.sh GROUP... runs only those, after the steps they all
 # stand on (the patched kernel is built when bisect, which builds it, is
 # not among them).
-all_groups="harness series bisect selftest unpatched crash variants i386 freeze sibling fuzz race bench"
+all_groups="harness series bisect selftest unpatched crash variants pace i386 freeze sibling fuzz race bench"
 groups=${*:-${T:-$all_groups}}
 for g in $groups; do
 	[[ " $all_groups " == *" $g "* ]] ||
@@ -118,6 +118,8 @@ if want unpatched; then
 fi
 group variants "running the selftest on test-only broken kernels (expected failures)" \
 	selftest_variants
+group pace "programs that never call MS_ASYNC keep the flusher's pace (both kernels)" \
+	. tests/pace.sh
 group i386 "the selftest on i386 (patched, offset in unsigned long)" \
 	. tests/i386.sh
 group freeze "freezing with MS_ASYNC writeback pending (both kernels)" \

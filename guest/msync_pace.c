@@ -1,0 +1,170 @@
+/*
+ * msync_pace DIR: programs that never call MS_ASYNC keep the periodic
+ * flusher's pace, with the flusher on (short but ordinary settings:
+ * dirty_expire_centisecs EXPIRE_MS / 10, dirty_writeback_centisecs
+ * INTERVAL_MS / 10).  A page dirtied at t0 must be clean no sooner than
+ * the expire time (less a jiffy's worth of polling) and no later than
+ * the expire time plus one interval plus SLACK_MS:
+ *   1 a page dirtied by write();
+ *   2 a page stored to through a shared mapping;
+ *   3 a file that had an MS_ASYNC, was written, and is stored to again
+ *     with no msync();
+ *   4 a file dirtied by write() while another file of the device gets
+ *     MS_ASYNC half a second later (that one is written by MS_ASYNC's
+ *     pass on the patched kernel, by the periodic one on v3.5: not
+ *     judged).
+ * The same on the patched and the unpatched kernel.  Output: TAP; exit
+ * status 0 if every check passed, 1 if not.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include "msync_util.h"
+
+#define EXPIRE_MS	3000
+#define INTERVAL_MS	1000
+#define EARLY_MS	50
+#define SLACK_MS	700
+#define PAGE		4096
+
+static const char *dir;
+static int failed;
+
+/* A file of one page, written and synced, mapped shared; NULL */
+static char *one_page(const char *name, int *fdp)
+{
+	char path[512], buf[PAGE];
+	void *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/pace.%s", dir, name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	memset(buf, 0x5a, sizeof(buf));
+	if (fd < 0 || write(fd, buf, PAGE) != PAGE || fsync(fd))
+		return NULL;
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*fdp = fd;
+	return p;
+}
+
+/*
+ * For each of n pages, the ms from t0 until it was first seen clean, or
+ * -1 if it was not by well after the latest bound.  The pages are
+ * faulted in first (read) so that pagemap shows them.
+ */
+static void clean_after(char **p, int n, long long t0, long long *t)
+{
+	int i, left = n, st;
+
+	for (i = 0; i < n; i++) {
+		(void)*(volatile char *)p[i];
+		t[i] = -1;
+	}
+	while (left && now_ms() - t0 < EXPIRE_MS + INTERVAL_MS + 4 * SLACK_MS) {
+		for (i = 0; i < n; i++) {
+			if (t[i] >= 0)
+				continue;
+			page_states(p[i], 1, &st);
+			if (!st) {
+				t[i] = now_ms() - t0;
+				left--;
+			}
+		}
+		sleep_ms(10);
+	}
+}
+
+static void judge(int n, const char *what, long long t)
+{
+	int ok = t >= EXPIRE_MS - EARLY_MS &&
+		 t <= EXPIRE_MS + INTERVAL_MS + SLACK_MS;
+
+	printf("%s %d - %s: clean after %lld ms (want %d to %d)\n",
+	       ok ? "ok" : "not ok", n, what, t, EXPIRE_MS - EARLY_MS,
+	       EXPIRE_MS + INTERVAL_MS + SLACK_MS);
+	failed |= !ok;
+}
+
+int main(int argc, char **argv)
+{
+	char *a, *b, *c, *d, *e, *pg[2];
+	int fa, fb, fc, fd, fe;
+	long long t0, t[2];
+	char expire[16], interval[16];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc != 2) {
+		fprintf(stderr, "usage: msync_pace DIR\n");
+		return 2;
+	}
+	dir = argv[1];
+	printf("TAP version 13\n1..4\n");
+	if (pagestate_open() ||
+	    knob_save("/proc/sys/vm/dirty_expire_centisecs", 0) ||
+	    knob_save("/proc/sys/vm/dirty_writeback_centisecs", 0)) {
+		printf("Bail out! no page states or flusher knobs\n");
+		return 1;
+	}
+	snprintf(expire, sizeof(expire), "%d", EXPIRE_MS / 10);
+	snprintf(interval, sizeof(interval), "%d", INTERVAL_MS / 10);
+	a = one_page("write", &fa);
+	b = one_page("mapped", &fb);
+	c = one_page("again", &fc);
+	d = one_page("beside", &fd);
+	e = one_page("async", &fe);
+	if (!a || !b || !c || !d || !e ||
+	    knob_set("/proc/sys/vm/dirty_expire_centisecs", expire) ||
+	    knob_set("/proc/sys/vm/dirty_writeback_centisecs", interval)) {
+		printf("Bail out! setup: %s\n", strerror(errno));
+		knob_restore_all();
+		return 1;
+	}
+	sleep_ms(EXPIRE_MS + INTERVAL_MS);
+
+	/* 1 and 2, dirtied together */
+	t0 = now_ms();
+	if (pwrite(fa, "w", 1, 0) != 1)
+		printf("# pwrite: %s\n", strerror(errno));
+	b[0] = 'm';
+	pg[0] = a;
+	pg[1] = b;
+	clean_after(pg, 2, t0, t);
+	judge(1, "page dirtied by write()", t[0]);
+	judge(2, "page stored to through a mapping", t[1]);
+
+	/* 3: MS_ASYNC, written (by either pass), then a plain store */
+	c[0] = 'c';
+	if (msync(c, PAGE, MS_ASYNC))
+		printf("# msync: %s\n", strerror(errno));
+	clean_after(&c, 1, now_ms(), t);
+	printf("# 3: after MS_ASYNC the page was clean after %lld ms\n", t[0]);
+	sleep_ms(1500);
+	t0 = now_ms();
+	c[PAGE / 2] = 'C';
+	clean_after(&c, 1, t0, t);
+	judge(3, "file that had an MS_ASYNC, stored to again without one",
+	      t[0]);
+
+	/* 4: another file's MS_ASYNC half a second after the write() */
+	t0 = now_ms();
+	if (pwrite(fd, "d", 1, 0) != 1)
+		printf("# pwrite: %s\n", strerror(errno));
+	(void)*(volatile char *)d;
+	sleep_ms(500);
+	e[0] = 'e';
+	if (msync(e, PAGE, MS_ASYNC))
+		printf("# msync: %s\n", strerror(errno));
+	clean_after(&d, 1, t0, t);
+	judge(4, "page dirtied by write() beside another file's MS_ASYNC",
+	      t[0]);
+
+	knob_restore_all();
+	return failed;
+}
