@@ -25,7 +25,7 @@ esac
 runs=${RUNS:-3}
 secs=${LMDB_SECONDS:-10}
 export MEM=2048 SMP=2 FSLIST=ext4 THROTTLE_BPS= DISK_CACHE=unsafe
-export DISK_DEVICE_OPTS= FS_SIZE=1G TIMEOUT=$((secs * 2 + 120))
+export DISK_DEVICE_OPTS= FS_SIZE=1G TIMEOUT=$((secs * 3 + 180))
 
 n=0
 total=$(( $(echo $kernels | wc -w) + 1 ))

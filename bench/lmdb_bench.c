@@ -2,11 +2,13 @@
  * lmdb_bench: a real msync() user, LMDB (Debian's liblmdb, static), in a
  * commit loop of small random updates.
  *
- *	lmdb_bench <dir> <blockdev> <async|sync> <seconds>
+ *	lmdb_bench <dir> <blockdev> <async|async-dirty|sync> <seconds>
  *
  * async: MDB_WRITEMAP | MDB_MAPASYNC, so every commit ends in
- * msync(whole map, MS_ASYNC); sync: MDB_WRITEMAP alone, so every commit
- * ends in msync(whole map, MS_SYNC).  The database holds KEYS records of
+ * msync(whole map, MS_ASYNC); async-dirty: the same, with OTHER_MIB of
+ * another file of the file system written (by write(), not synced, so
+ * dirty and unexpired) just before the loop, as on a busy system; sync:
+ * MDB_WRITEMAP alone, so every commit ends in msync(whole map, MS_SYNC).  The database holds KEYS records of
  * 100 bytes (about 4 MiB, far more than one commit's pages); each commit
  * overwrites UPDATES random records.  Prints one line:
  *
@@ -42,6 +44,7 @@
 #define CLEAN_WAIT_MS	5000
 #define MAX_COMMITS	4000000
 #define SAMPLES		4096
+#define OTHER_MIB	64
 
 static long long now_us(void)
 {
@@ -102,6 +105,24 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* OTHER_MIB of dir/lmdb_other.dat, written and left dirty */
+static void leave_dirty(const char *dir)
+{
+	static char buf[1 << 20];
+	char path[512];
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/lmdb_other.dat", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die(path, errno);
+	memset(buf, 0x6b, sizeof(buf));
+	for (i = 0; i < OTHER_MIB; i++)
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			die("write", errno);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	static long long lat[MAX_COMMITS];
@@ -116,17 +137,22 @@ int main(int argc, char **argv)
 	MDB_dbi dbi;
 	MDB_envinfo info;
 	char path[512];
-	int err, secs, fd;
+	int err, secs, fd, other = 0;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: %s <dir> <blockdev> <async|sync> <seconds>\n",
+		fprintf(stderr,
+			"usage: %s <dir> <blockdev> <async|async-dirty|sync> <seconds>\n",
 			argv[0]);
 		return 2;
 	}
-	if (!strcmp(argv[3], "async"))
+	if (!strcmp(argv[3], "async")) {
 		flags |= MDB_MAPASYNC;
-	else if (strcmp(argv[3], "sync"))
+	} else if (!strcmp(argv[3], "async-dirty")) {
+		flags |= MDB_MAPASYNC;
+		other = 1;
+	} else if (strcmp(argv[3], "sync")) {
 		return 2;
+	}
 	secs = atoi(argv[4]);
 	if (pagestate_open())
 		die("/proc/kpageflags", errno);
@@ -147,6 +173,8 @@ int main(int argc, char **argv)
 		die("mdb_txn_commit", err);
 	sync();
 	sleep(1);
+	if (other)
+		leave_dirty(argv[1]);
 
 	s0 = sectors(argv[2]);
 	t0 = now_us();
@@ -204,6 +232,8 @@ int main(int argc, char **argv)
 	mdb_env_close(env);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/lmdb_bench.mdb-lock", argv[1]);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/lmdb_other.dat", argv[1]);
 	unlink(path);
 	return 0;
 }

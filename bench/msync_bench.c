@@ -8,8 +8,8 @@
  *   scratch-dir   an ext4 file system mounted (noatime,commit=600) on
  *                 blockdev, used for M1, M2, M3, M5 and M6;
  *   sat-dir       optional second ext4 file system on a write-throttled
- *                 disk, used for M4 (test file and background writers);
- *                 without it M4 runs on scratch-dir.
+ *                 disk, used for M4 (test file and background writers)
+ *                 and M7; without it they run on scratch-dir.
  *   --quick       one repetition with tiny sizes (smoke test, seconds);
  *   --only LIST   run only the listed measurements, e.g. "M1,M4".
  *
@@ -70,10 +70,13 @@ struct cfg {
 	double m5_run_s, m5_clean_limit_s;
 	/* M6 */
 	double m6_run_s;
+	/* M7 */
+	unsigned long m7_len_mib;
+	double m7_work_s;
 	/* repetitions */
 	int min_reps, max_reps;
 	double budget_m1, budget_m2, budget_m3, budget_m4, budget_m5;
-	double budget_m6;
+	double budget_m6, budget_m7;
 };
 
 static const struct cfg cfg_full = {
@@ -84,9 +87,11 @@ static const struct cfg cfg_full = {
 	.m4_len_mib = 16, .m4_bg_mib = 32, .m4_chunk_kib = 16,
 	.m5_data_mib = 64, .m5_run_s = 3.0, .m5_clean_limit_s = 1.0,
 	.m6_run_s = 2.0,
+	.m7_len_mib = 16, .m7_work_s = 0.4,
 	.min_reps = 5, .max_reps = 11,
 	.budget_m1 = 10.0, .budget_m2 = 10.0, .budget_m3 = 10.0,
 	.budget_m4 = 8.0, .budget_m5 = 10.0, .budget_m6 = 10.0,
+	.budget_m7 = 10.0,
 };
 
 static const struct cfg cfg_quick = {
@@ -97,9 +102,10 @@ static const struct cfg cfg_quick = {
 	.m4_len_mib = 2, .m4_bg_mib = 8, .m4_chunk_kib = 16,
 	.m5_data_mib = 4, .m5_run_s = 0.3, .m5_clean_limit_s = 0.5,
 	.m6_run_s = 1.0,
+	.m7_len_mib = 2, .m7_work_s = 0.1,
 	.min_reps = 1, .max_reps = 1,
 	.budget_m1 = 0, .budget_m2 = 0, .budget_m3 = 0,
-	.budget_m4 = 0, .budget_m5 = 0, .budget_m6 = 0,
+	.budget_m4 = 0, .budget_m5 = 0, .budget_m6 = 0, .budget_m7 = 0,
 };
 
 static const struct cfg *C;
@@ -1408,6 +1414,56 @@ static void print_meta(struct fsctx *fs, struct fsctx *sat)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* M7: write-behind: MS_ASYNC, other work, then MS_SYNC of the range    */
+
+/*
+ * A program that stores m7_len_mib through a mapping, calls MS_ASYNC to
+ * get the writes going, works for m7_work_s, then MS_SYNCs the range:
+ * how long the MS_SYNC takes, against the same without the MS_ASYNC
+ * (alternating, same file), on the throttled disk when there is one.
+ */
+static void m7(struct fsctx *fs)
+{
+	size_t len = C->m7_len_mib * MIB, npages = len / PAGE;
+	struct series with = { .n = 0 }, without = { .n = 0 };
+	struct summary sw, so;
+	char *p, param[32];
+	struct reps r;
+	int fd, async;
+
+	printf("# M7: write-behind: %lu MiB stored, msync(MS_ASYNC) or not, "
+	       "%.0f ms of other work, msync(MS_SYNC) of the range\n",
+	       C->m7_len_mib, C->m7_work_s * 1e3);
+	progress("M7: write-behind of %lu MiB", C->m7_len_mib);
+	fd = prealloc(fs, "m7.dat", len);
+	p = map_file(fd, len);
+	reps_begin(&r, C->budget_m7);
+	while (reps_more(&r)) {
+		for (async = 1; async >= 0; async--) {
+			double t0;
+
+			dirty_pages(p, npages, ++seq);
+			settle(fs);
+			if (async && msync(p, len, MS_ASYNC))
+				die("msync MS_ASYNC");
+			sleep_s(C->m7_work_s);
+			t0 = now_s();
+			if (msync(p, len, MS_SYNC))
+				die("msync MS_SYNC");
+			add(async ? &with : &without, ms_since(t0));
+		}
+	}
+	snprintf(param, sizeof(param), "range=%lu", C->m7_len_mib);
+	sw = emit("M7", param, "sync_after_async", &with, "ms");
+	so = emit("M7", param, "sync_alone", &without, "ms");
+	printf("# M7: MS_SYNC %.1f ms after MS_ASYNC, %.1f ms without; "
+	       "n=%d\n", sw.med, so.med, sw.n);
+	fflush(stdout);
+	release_file(fd, p, len);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	struct fsctx fs, sat, *satp = &fs;
@@ -1471,6 +1527,8 @@ int main(int argc, char **argv)
 		m5(&fs);
 	if (selected("M6"))
 		m6(&fs);
+	if (selected("M7"))
+		m7(satp);
 
 	/* put the sysctls back now and say whether they read back */
 	kill_children();
