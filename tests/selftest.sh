@@ -70,10 +70,10 @@ boot_selftest() {
 
 # SKIP_ON: "FS:CASE ..." pairs that skip on that disk whatever the kernel
 # (fair, stale_mark and late_request want two files of one device;
-# sync_race a store that does not wait for syncfs(), which on ext3 and
-# ext4 joins the journal commit syncfs() waits on; tests/i386.sh adds
-# huge_offset, which wants a 64-bit kernel).
-SKIP_ON="raw:fair raw:stale_mark raw:late_request raw:sync_race ext3:sync_race ext4:sync_race"
+# sync_race a store that does not wait for syncfs(), which on ext4 joins
+# in ->page_mkwrite the journal commit syncfs() waits on; tests/i386.sh
+# adds huge_offset, which wants a 64-bit kernel).
+SKIP_ON="raw:fair raw:stale_mark raw:late_request raw:sync_race ext4:sync_race"
 
 # JUDGE_FS: the disks a kernel is booted with and judged on (a planted
 # kernel only on those where its fault shows, to keep make check short).
