@@ -153,13 +153,41 @@ for report in 'kernel BUG at mm/filemap.c:1234!' \
 	'EXT4-fs error (device vda): ext4_lookup:1052: inode #2: comm ls' \
 	'Aborting journal on device vda-8.' \
 	'EXT3-fs (vdb): error: remounting filesystem read-only' \
-	'EXT4-fs (vda): Remounting filesystem read-only'; do
+	'EXT4-fs (vda): Remounting filesystem read-only' \
+	'divide error: 0000 [#1] SMP' \
+	'stack segment: 0000 [#1] SMP' \
+	'double fault: 0000 [#1] SMP' \
+	'WARNING: CPU: 1 PID: 123 at fs/fs-writeback.c:1476 writeback_inode_soon+0x2b/0x90' \
+	'---[ end trace 0000000000000000 ]---' \
+	'msync_test: page allocation failure: order:0, mode:0x20' \
+	'EXT2-fs (vdc): error: ext2_check_page: bad entry in directory #2' \
+	'EXT4-fs warning (device vda): ext4_end_bio:317: I/O error -5 writing to inode 12' \
+	'EXT3-fs warning (device vdb): ext3_unlink: Deleting nonexistent file (13), 0' \
+	'EXT4-fs (vda): delayed block allocation failed for inode 12 at logical offset 0 with max blocks 1 with error -5' \
+	'EXT4-fs (vda): This should not happen!! Data will be lost' \
+	'jbd2_start: 4 - Journal aborted' \
+	'JBD2: Spotted dirty metadata buffer (dev = vda, blocknr = 1234). There is a risk of filesystem corruption in case of system crash.' \
+	'end_request: I/O error, dev vda, sector 123456' \
+	'blk_update_request: I/O error, dev vdb, sector 8 op 0x1:(WRITE) flags 0x0' \
+	'Buffer I/O error on device vdc, logical block 42' \
+	'lost page write due to I/O error on vdc'; do
 	printf '%s\n' 'msync-guest: run selftest ext4' 'ok 1 - x' "$report" \
 		'msync-guest: result selftest ext4 exit=0' 'msync-guest: done' \
 		>"$tmp/report.log"
 	expect_fail "verdict fails on: ${report:0:40}" "FAIL: kernel error" \
 		"$TOP/scripts/verdict.sh" "$tmp/report.log"
 done
+# I/O errors of a disk that fails writes on purpose (VERDICT_IO_OK) pass,
+# the same on another disk fail.
+printf '%s\n' 'msync-guest: run selftest raw' 'ok 1 - x' \
+	'end_request: I/O error, dev vdd, sector 10485888' \
+	'Buffer I/O error on device vdd, logical block 1310736' \
+	'lost page write due to I/O error on vdd' \
+	'msync-guest: result selftest raw exit=0' 'msync-guest: done' >"$tmp/io.log"
+expect_ok "verdict: I/O errors of the disk in VERDICT_IO_OK pass" \
+	env VERDICT_IO_OK=vdd "$TOP/scripts/verdict.sh" "$tmp/io.log"
+expect_fail "verdict: I/O errors of another disk fail" "FAIL: kernel error" \
+	env VERDICT_IO_OK=vda "$TOP/scripts/verdict.sh" "$tmp/io.log"
 grep -q 'loglevel=[5-9]' "$TOP/scripts/qemu-run.sh" &&
 	pass "the guest console shows KERN_WARNING (WARN_ON, lockdep)" ||
 	fail "the guest console shows KERN_WARNING (WARN_ON, lockdep)" \
