@@ -6,8 +6,9 @@
 # DIR holds bench.csv (bench/report.sh), bench-lmdb.csv (bench/lmdb.sh;
 # optional), bench-lmdb-6.12.csv (bench/lmdb.sh on the 6.12 kernels;
 # optional) and bench-source.txt (optional: which runs they are).
-# bench/results/ is the committed copy the README and the cover letters
-# quote: a figure is written once, in a csv, and printed from there.
+# bench/results/ is the committed copy docs/results.md, the README and
+# the cover letters quote: a figure is written once, in a csv, and printed
+# from there.
 #
 # PART (default md):
 #   md                 Markdown: every table of the benchmark (headings at
@@ -15,6 +16,9 @@
 #                      PLOTDIR/bench_plot_m{1,2,4}.dat for bench.gp
 #   lmdb               Markdown: LMDB
 #   lmdb-6.12          Markdown: LMDB on Linux 6.12
+#   headline           Markdown: a few figures of bench.csv and
+#                      bench-lmdb.csv, unpatched against patched (the
+#                      README's headline numbers)
 #   cover-m1           plain text blocks of the cover letters
 #   cover-lmdb-sync
 #   cover-lmdb-async
@@ -128,6 +132,15 @@ END {
 		}
 		print ""
 		print boots() "."
+	} else if (part == "headline") {
+		# rows of the headline table (its head: the bench.csv part)
+		for (m = 1; m <= 2; m++) {
+			md = m == 1 ? "sync" : "async"
+			printf "| LMDB, %s at every commit: commits per second | %s | %s |\n", mode(md),
+				rg("unpatched" SUBSEP md, 5), rg("patched" SUBSEP md, 5)
+		}
+		print ""
+		print "Medians of the repetitions; LMDB: " boots() "."
 	} else if (part == "6.12") {
 		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | longest commit (us) |"
 		print "| --- | --- | ---: | ---: | ---: | ---: |"
@@ -192,6 +205,7 @@ cover-lmdb-async) lmdb bench-lmdb.csv async; exit ;;
 cover-612-v35) lmdb bench-lmdb.csv 612-v35; exit ;;
 cover-612-lmdb) lmdb bench-lmdb-6.12.csv 612-lmdb; exit ;;
 cover-m1|cover-m4) ;;
+headline) need bench-lmdb.csv ;;
 *) echo "tables.sh: unknown part '$part'" >&2; exit 2 ;;
 esac
 
@@ -261,6 +275,35 @@ function cleancell(k, m, p, t, tmo, lim,   n, to, s) {
 	return s
 }
 function pval(p) { sub(/^[A-Za-z_]*=/, "", p); return p }
+# the median time until clean, or "not within N s" when it never got clean
+function cleanmed(k, m, p, t, tmo, lim) {
+	if (!has(k, m, p, t)) return "n/a"
+	if (cnt[k, m, p, t] == 0 || num(get(k, m, p, tmo)) > 0)
+		return "not within " fmt(get(k, m, p, lim)) " s"
+	return fmt(get(k, m, p, t)) " ms"
+}
+# the headline table of the README: its head and the bench.csv rows (the
+# LMDB rows and the note under it: part headline of the lmdb awk)
+function headline(   d, p) {
+	d = params["M1", np["M1"]]
+	print "| measurement | unpatched | patched |"
+	print "| --- | ---: | ---: |"
+	print "| msync(MS_SYNC) of one 4 KiB page, " pval(d) " MiB of the file dirty (M1): time (ms) | " \
+		fmt(get("unpatched", "M1", d, "latency")) " | " fmt(get("patched", "M1", d, "latency")) " |"
+	print "| the same: KiB written to the device | " \
+		fmt(get("unpatched", "M1", d, "written")) " | " fmt(get("patched", "M1", d, "written")) " |"
+	p = params["M3", 1]
+	print "| msync(MS_ASYNC) of " pval(p) " MiB of dirty pages, idle device (M3): range clean after | " \
+		cleanmed("unpatched", "M3", p, "clean", "clean_timeout", "clean_limit") " | " \
+		cleanmed("patched", "M3", p, "clean", "clean_timeout", "clean_limit") " |"
+	print "| msync(MS_ASYNC) on a saturated device (M4): longest call (ms) | " \
+		maxcell("unpatched", "M4", "ms_async", "call") " | " maxcell("patched", "M4", "ms_async", "call") " |"
+	print "| persistent dirty bitmap, MS_SYNC to set a bit, MS_ASYNC to clear (M5): writes per second | " \
+		fmt(get("unpatched", "M5", "bitmap", "ops")) " | " fmt(get("patched", "M5", "bitmap", "ops")) " |"
+	print "| the same: KiB written to the device per write | " \
+		fmt(get("unpatched", "M5", "bitmap", "written_per_op")) " | " \
+		fmt(get("patched", "M5", "bitmap", "written_per_op")) " |"
+}
 # plot NAME HEADER: open PLOTDIR/bench_plot_NAME.dat for bench.gp ("": no -p)
 function plot(name, header,   f) {
 	if (plotdir == "") return ""
@@ -303,6 +346,7 @@ function cover_m4(   p, d, n) {
 END {
 	if (part == "cover-m1") { cover_m1(); exit }
 	if (part == "cover-m4") { cover_m4(); exit }
+	if (part == "headline") { headline(); exit }
 	nk = 0
 	for (i = 1; i <= na; i++)
 		if (all[i] !~ /^i386-/) ks[++nk] = all[i]
@@ -490,4 +534,4 @@ END {
 		}
 	}
 }' "$dir/bench.csv"
-
+[ "$part" != headline ] || lmdb bench-lmdb.csv headline

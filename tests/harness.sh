@@ -194,11 +194,13 @@ grep -q 'loglevel=[5-9]' "$TOP/scripts/qemu-run.sh" &&
 		"scripts/qemu-run.sh boots with a loglevel that hides them"
 
 # Every setting the scripts read with a default (the :- and - expansions)
-# is in the README's Settings table; not the harness's own state (BOOTED,
-# PASSED, FAILED, TESTS_LOG) nor the guest's (MSYNC_ARG, set by /init).
+# is named in the first column of the table of docs/settings.md (not in
+# its prose nor in another setting's row); not the harness's own state
+# (BOOTED, PASSED, FAILED, TESTS_LOG) nor the guest's (MSYNC_ARG, set by
+# /init).
 settings_missing() {
 	local v table
-	table=$(sed -n '/^## Settings/,/^## Layout/p' "$1")
+	table=$(awk -F'|' '/^\|/ { print $2 }' "$1")
 	grep -ohE '\$\{[A-Z][A-Z0-9_]*:?[-=]' "$TOP"/scripts/*.sh \
 		"$TOP"/tests/*.sh "$TOP"/bench/*.sh "$TOP"/guest/*.sh |
 		sed -E 's/^\$\{//; s/:?[-=]$//' | sort -u | while read -r v; do
@@ -208,16 +210,17 @@ settings_missing() {
 			grep -q "\`$v\`" <<<"$table" || echo "$v"
 		done | paste -sd ' ' -
 }
-missing=$(settings_missing "$TOP/README.md")
+missing=$(settings_missing "$TOP/docs/settings.md")
 [ -z "$missing" ] &&
-	pass "the README's Settings table names every setting the scripts read" ||
-	fail "the README's Settings table names every setting the scripts read" \
+	pass "docs/settings.md's table names every setting the scripts read" ||
+	fail "docs/settings.md's table names every setting the scripts read" \
 		"not in it: $missing"
 
-# Every benchmark figure the README and the cover letters quote is what
-# bench/tables.sh prints from bench/results/; a figure changed in a copy
-# of the csv makes the same check name the texts that no longer agree.
-expect_ok "README and cover letters quote bench/results/ as generated" \
+# Every benchmark figure docs/results.md, the README's headline numbers
+# and the cover letters quote is what bench/tables.sh prints from
+# bench/results/; a figure changed in a copy of the csv makes the same
+# check name the texts that no longer agree.
+expect_ok "docs/results.md, README and cover letters quote bench/results/ as generated" \
 	"$TOP/bench/results.sh" check
 # bench_changed CSV TEXT...: double the first row's median (column 5) in
 # a copy of bench/results/CSV; check must fail and name every TEXT.
@@ -235,10 +238,10 @@ bench_changed() {
 			{ echo "$out" | head -n 5; echo "$text not named"; return 1; }
 	done
 }
-expect_ok "a figure changed in bench.csv is caught in the README and the cover letter" \
-	bench_changed bench.csv README.md patches/0000-cover-letter.patch
-expect_ok "a figure changed in bench-lmdb.csv is caught in the README and both cover letters" \
-	bench_changed bench-lmdb.csv README.md patches/0000-cover-letter.patch \
-	patches-6.12/0000-cover-letter.patch
+expect_ok "a figure changed in bench.csv is caught in docs/results.md and the cover letter" \
+	bench_changed bench.csv docs/results.md patches/0000-cover-letter.patch
+expect_ok "a figure changed in bench-lmdb.csv is caught in docs/results.md, the README and both cover letters" \
+	bench_changed bench-lmdb.csv docs/results.md README.md \
+	patches/0000-cover-letter.patch patches-6.12/0000-cover-letter.patch
 
 rm -rf "$tmp"
