@@ -140,7 +140,7 @@ for v in nowait fileinode lookupfirst; do
 		JUDGE_FS=raw ONE_OF=async \
 		FAIL_RE="\\(b\\) 0 of 2048 range pages clean after 5000 ms" \
 			judge 6.12-fileinode "MS_ASYNC of a block device mapping: async fails" "" \
-			"$(tr ' ' '\n' <<<"$CASES" | grep -vxE 'async|repeat|async_error|redirty|soon|stream')" "" ;;
+			"$(tr ' ' '\n' <<<"$CASES" | grep -vxE 'async|two_files|repeat|async_error|redirty|soon|stream')" "" ;;
 	lookupfirst)
 		expect_fail "6.12-lookupfirst: MS_ASYNC of a file never dirtied oopses" \
 			"BUG: kernel NULL pointer dereference" \
