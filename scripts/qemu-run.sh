@@ -72,6 +72,9 @@ while kill -0 $pid 2>/dev/null; do
 done
 echo "$longest" >"$LOG.silence"
 if [ -n "$why" ]; then
+	# The guest's last line, read before QEMU's own "terminating on
+	# signal" line lands in the same log.
+	lastline=$(tr -d '\r' <"$LOG" | grep -v '^[[:space:]]*$' | tail -n 1)
 	kill $pid 2>/dev/null || true
 	sleep 2
 	kill -9 $pid 2>/dev/null || true
@@ -80,7 +83,6 @@ rc=0
 wait $pid || rc=$?
 if [ -n "$why" ]; then
 	show_tail "$LOG" 50
-	lastline=$(tr -d '\r' <"$LOG" | grep -v '^[[:space:]]*$' | tail -n 1)
 	echo "error: guest $why and was killed; its last line: ${lastline:-(none)}" >&2
 	echo "  console log: $LOG" >&2
 	exit 1
