@@ -8,13 +8,16 @@ tmp=$(mktemp -d "$BUILD_DIR/.test.XXXXXX")
 series=$(find "$TOP/patches" -name '[0-9][0-9][0-9][0-9]-*.patch' \
 	! -name '0000-cover-letter.patch' | sort)
 count=$(echo "$series" | grep -c . || true)
+# The series' version, from the one place that sets it.
+ver=$(sed -n 's/.*--subject-prefix="PATCH \(v[0-9]*\)".*/\1/p' "$TOP/scripts/export.sh")
+[ -n "$ver" ] || die "no --subject-prefix in scripts/export.sh"
 [ "$count" = 4 ] && pass "patches/ holds 4 patches and a cover letter" ||
 	fail "patches/ holds 4 patches and a cover letter" "found $count"
 [ -f "$TOP/patches/0000-cover-letter.patch" ] &&
-	grep -q '^Subject: \[PATCH v5 0/4\]' "$TOP/patches/0000-cover-letter.patch" &&
+	grep -q "^Subject: \\[PATCH $ver 0/4\\]" "$TOP/patches/0000-cover-letter.patch" &&
 	! grep -q '\*\*\* .* HERE \*\*\*' "$TOP/patches/0000-cover-letter.patch" &&
-	pass "cover letter is [PATCH v5 0/4] with its text filled in" ||
-	fail "cover letter is [PATCH v5 0/4] with its text filled in"
+	pass "cover letter is [PATCH $ver 0/4] with its text filled in" ||
+	fail "cover letter is [PATCH $ver 0/4] with its text filled in"
 
 # apply_clean REV: git am onto REV, then GNU patch -F0 patch by patch on a
 # copy of REV must report no fuzz and no offset.
@@ -66,7 +69,7 @@ expect_ok "make series writes a ready-to-send mbox" \
 	env SERIES_OUT="$tmp/series" SERIES_NAME="msync check" \
 	SERIES_EMAIL="msync-check@example.invalid" "$TOP/scripts/series.sh"
 mbox=$tmp/series/series.mbox
-if [ -f "$mbox" ] && [ "$(grep -c '^Subject: \[PATCH v5 [0-4]/4\]' "$mbox")" = 5 ] &&
+if [ -f "$mbox" ] && [ "$(grep -c "^Subject: \\[PATCH $ver [0-4]/4\\]" "$mbox")" = 5 ] &&
    grep -q '^To: .*linux-mm@kvack.org' "$mbox" &&
    grep -q 'linux-kernel@vger.kernel.org' "$mbox" &&
    [ "$(grep -c '^Signed-off-by: msync check <msync-check@example.invalid>' "$mbox")" = 4 ] &&
