@@ -84,7 +84,12 @@ JUDGE_FS="ext4 ext3 ext2 raw"
 # ext4:fair, always: ext4 writes fair's 256 MiB sparse file far faster
 # than the throttled disk takes 256 MiB, and the case then skips ("disk
 # too fast") as often as it passes; fairness is judged on ext3 and ext2.
-ANY_ON="ext4:fair"
+# ext3:sync_race: on ext3 the case may skip on either kernel (syncfs()
+# over, or no page of the file under writeback any more, when msync()
+# returns: the store's fault updates the file's times through the
+# journal, which syncfs() commits); seen on v3.5 in make check on
+# 2026-12-05.  It is judged on ext2.
+ANY_ON="ext4:fair ext3:sync_race"
 
 # expect_cases TAP WANT CASES: the cases (those of RAW_ONLY skip on a file
 # system) have the outcome WANT (ok or not-ok); prints what is wrong.
