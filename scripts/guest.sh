@@ -23,7 +23,8 @@ export DISK_DEVICE_OPTS=${DISK_DEVICE_OPTS-request-merging=off}
 # past 5 GiB, beyond what the selftest's other cases write (it checks).
 EIO_SECTOR=${EIO_SECTOR-$((5 * 2097152 + 128))}
 
-export KERNEL=${KERNEL:-$BUILD_DIR/o-$name/arch/x86/boot/bzImage}
+KERNEL=${KERNEL:-$(kernel_image "$name")}
+export KERNEL
 # An i386 kernel gets the 32-bit initramfs and emulator.
 if grep -qx CONFIG_X86_32=y "$BUILD_DIR/o-$name/.config" 2>/dev/null; then
 	export INITRD=${INITRD:-$BUILD_DIR/guest/initramfs-i386.cpio.gz}
@@ -63,7 +64,7 @@ if [ -n "$EIO_SECTOR" ]; then
 fi
 extra=""
 [ -n "$EIO_SECTOR" ] && extra="msync.eio_sector=$EIO_SECTOR"
-export APPEND="msync.run=$run msync.disks=$(echo $FSLIST | tr ' ' ,) $extra ${APPEND:-}"
+export APPEND="msync.run=$run msync.disks=$(echo $FSLIST | tr ' ' ,) $extra $(plant_append "$name") ${APPEND:-}"
 
 if [ "$run" = shell ]; then
 	INTERACTIVE=1 exec "$TOP/scripts/qemu-run.sh"

@@ -34,6 +34,30 @@ die() {
 
 HASH_FILE=${HASH_FILE:-$TOP/linux.hash}
 
+# The planted kernel (tests/variants/planted.patch, built as o-planted)
+# carries every deliberate fault of MS_SYNC and MS_ASYNC the tests must
+# catch; msync_plant=NAME on its command line plants one.  A kernel NAME
+# that is one of them boots o-planted with it (kernel_image, plant_append).
+plants() {
+	sed -n '/msync_plants\[\] = {/,/};/p' "$TOP/tests/variants/planted.patch" |
+		grep -o '"[a-z0-9]*"' | tr -d '"' | paste -sd ' ' -
+}
+is_plant() {
+	[[ " $(plants) " == *" $1 "* ]]
+}
+# kernel_image NAME: the bzImage that boots as kernel NAME.
+kernel_image() {
+	if is_plant "$1"; then
+		echo "$BUILD_DIR/o-planted/arch/x86/boot/bzImage"
+	else
+		echo "$BUILD_DIR/o-$1/arch/x86/boot/bzImage"
+	fi
+}
+# plant_append NAME: the command-line word that plants fault NAME, if any.
+plant_append() {
+	if is_plant "$1"; then echo "msync_plant=$1"; fi
+}
+
 # pinned FILE: the sha256 values linux.hash lists for a file name.
 pinned() {
 	awk -v f="$1" '$1 == "sha256" && $3 == f { print $2 }' "$HASH_FILE"

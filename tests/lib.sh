@@ -71,7 +71,8 @@ guest_check() {
 	local k=$1 run=$2 title=$3 show=$4 summary=$5 log
 	shift 5
 	log=$TESTS_LOG/$run-$k.out
-	if env "$@" scripts/guest.sh "$k" "$run" >"$log" 2>&1 &&
+	[ "${BOOTED:-0}" = 1 ] || guest_boot "$k" "$run" "$@"
+	if [ "$(cat "$log.rc" 2>/dev/null)" = 0 ] &&
 	   grep -q '^ok 1 - ' "$log"; then
 		pass "$title"
 	else
@@ -79,6 +80,18 @@ guest_check() {
 			"console log: $OUT_DIR/$k-$run.log"
 	fi
 	grep -E "$summary" "$log" | sed "s/^# //; s/^/       $k: /" || true
+}
+
+# guest_boot KERNEL RUN [VAR=value...]: guest_check's boot alone (for
+# boot_bg; BOOTED=1 guest_check then judges it); its exit status goes to
+# $TESTS_LOG/RUN-KERNEL.out.rc.
+guest_boot() {
+	local k=$1 run=$2 log rc=0
+	shift 2
+	log=$TESTS_LOG/$run-$k.out
+	rm -f "$log.rc"
+	env "$@" scripts/guest.sh "$k" "$run" >"$log" 2>&1 || rc=$?
+	echo $rc >"$log.rc"
 }
 
 # build_variant NAME: build the test-only kernel tests/variants/NAME.patch
@@ -93,4 +106,22 @@ build_variant() {
 	fail "test-only kernel '$1' builds (tests/variants/$1.patch)" \
 		"$(tail -n 8 "$log")"
 	return 1
+}
+
+# build_planted: build the planted kernel (scripts/lib.sh, plants), once
+# a run; 0 if it is there.
+build_planted() {
+	case ${PLANTED_BUILT:-} in
+	yes) return 0 ;;
+	no) return 1 ;;
+	esac
+	PLANTED_BUILT=no
+	build_variant planted || return 1
+	PLANTED_BUILT=yes
+}
+
+# plant_seen NAME LOG: the planted kernel's console LOG says fault NAME
+# was planted (a boot that planted nothing proves nothing).
+plant_seen() {
+	tr -d '\r' <"$2" 2>/dev/null | grep -qF "msync: test-only fault '$1' planted"
 }

@@ -11,6 +11,8 @@
 #                    mmap_sem held), built from debug's objects: lockdep
 #                    must report it in the same stress (on ext4, stopped at
 #                    the report)
+# and, beside debug's stress, the selftest on the debug kernel (ext2 and
+# raw, RACE_SELFTEST_FS; empty: not run), judged on kernel reports.
 # RACE_SECONDS (60; make torture: 600) is the stress time per kernel,
 # spread over the disks ext4, ext3, ext2, raw and ext4-sat (ext4 on a
 # disk throttled to RACE_BPS, 4 MiB/s, kept saturated by a flood thread).
@@ -128,6 +130,36 @@ race_mmapsem() {
 	grep -E '^# [0-9]+ operations' "$out" | sed "s/^# /       $k: /" || true
 }
 
+# race_selftest: the selftest on the debug kernel, on RACE_SELFTEST_FS
+# (ext2 and the raw disk: the MS_ASYNC passes over files and over a
+# block device), beside the stress: its MS_ASYNC and MS_SYNC paths under
+# lockdep, list and timer debugging and might_sleep checks.  Judged on
+# kernel reports only (verdict.sh): the cases' deadlines are not made for
+# a debug kernel under TCG, so their outcomes are printed, not judged.
+RACE_SELFTEST_FS=${RACE_SELFTEST_FS-ext2 raw}
+race_selftest_boot() {
+	local rc=0
+	VERDICT=--sane FSLIST="$RACE_SELFTEST_FS" TIMEOUT=1800 APPEND=acpi=off \
+		scripts/guest.sh debug selftest >"$TESTS_LOG/race-selftest.out" 2>&1 ||
+		rc=$?
+	echo $rc >"$TESTS_LOG/race-selftest.rc"
+}
+race_selftest_judge() {
+	local fs tap c
+	if [ "$(cat "$TESTS_LOG/race-selftest.rc" 2>/dev/null)" = 0 ]; then
+		pass "debug: the selftest on $RACE_SELFTEST_FS runs to the end, no kernel report"
+	else
+		fail "debug: the selftest on $RACE_SELFTEST_FS runs to the end, no kernel report" \
+			"$(tail -n 8 "$TESTS_LOG/race-selftest.out")" \
+			"console log: $OUT_DIR/debug-selftest.log"
+	fi
+	for fs in $RACE_SELFTEST_FS; do
+		tap=$(tap_of "$OUT_DIR/debug-selftest.log" "$fs")
+		echo "       debug, $fs (not judged): $(for c in $CASES; do
+			printf '%s:%s ' "$c" "$(case_result "$tap" "$c")"; done)"
+	done
+}
+
 # The two stress runs go in parallel (RACE_PARALLEL=0: one after the
 # other): each is RACE_SECONDS of wall time, and on 2 cores in parallel
 # each does about half the operations, which are printed.
@@ -138,6 +170,9 @@ if [ "${RACE_CONTROL:-0}" = 1 ]; then
 	race_build debug-unpatched base && race_ok="$race_ok debug-unpatched"
 fi
 race_t0=$SECONDS
+case " $race_ok " in *" debug "*)
+	[ -z "$RACE_SELFTEST_FS" ] || boot_bg race_selftest_boot ;;
+esac
 for race_k in $race_ok; do
 	race_kind=patched
 	[ $race_k = debug-unpatched ] && race_kind=unpatched
@@ -152,6 +187,7 @@ for race_k in $race_ok; do
 	race_judge $race_k $((SECONDS - race_t0))
 done
 case " $race_ok " in *" debug "*)
+	[ -z "$RACE_SELFTEST_FS" ] || race_selftest_judge
 	if scripts/variant.sh mmapsem >"$TESTS_LOG/race-variant.log" 2>&1; then
 		race_build debug-mmapsem variant-mmapsem debug && race_mmapsem
 	else

@@ -99,8 +99,10 @@ group series "checking the series (git am, checkpatch, export, make series)" \
 	. tests/series.sh
 group bisect "building and booting every prefix of the series (patched last)" \
 	. tests/bisect.sh
+# The four throttled disks and the plain one boot at once.
 group selftest "running the selftest on the patched kernel" \
-	eval "selftest_patched; selftest_plain"
+	eval 'boot_bg run_selftest patched "$JUDGE_FS"; boot_bg plain_boot; wait
+	      BOOTED=1 selftest_patched; BOOTED=1 selftest_plain'
 unpatched_pid=""
 # The unpatched kernel's selftest boots in the background, beside the
 # crash group (whose replays keep one core busy while its guest mostly

@@ -2,7 +2,7 @@
 # make torture: the long runs that make check keeps short: the fuzzer
 # with a million msync() calls on each kernel (FUZZ_CALLS, FUZZ_SEED) and
 # every crash point of 200 synced ranges per file system and kernel
-# (CRASH_RANGES, CRASH_SEED), and the race test on the debug kernels for
+# (CRASH_RANGES, CRASH_SEED; the unpatched kernel's too, a control), and the race test on the debug kernels for
 # 10 minutes per kernel (RACE_SECONDS, RACE_SEED) with the unpatched
 # debug kernel as control, and the selftest on the unpatched i386 kernel
 # (the controls make check leaves out for time).  Ends with "N passed,
@@ -24,15 +24,16 @@ setup scripts/build.sh patched series
 setup scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
 echo "[2/6] fuzzing msync(): ${FUZZ_CALLS:=1000000} calls per kernel..."
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-1800}
+CRASH_CONTROL=1
 . tests/fuzz.sh
 echo "[3/6] crash points of MS_SYNC: ${CRASH_RANGES:=200} synced ranges per file system and kernel..."
 . tests/crash.sh
 echo "[4/6] racing msync() on the debug kernels: ${RACE_SECONDS:=600} s per kernel..."
 RACE_CONTROL=1
+. tests/selftest.sh
 . tests/race.sh
 echo "[5/6] the selftest on i386 (patched, unpatched, offset in unsigned long)..."
 I386_UNPATCHED=1
-. tests/selftest.sh
 . tests/i386.sh
 echo "[6/6] done"
 echo "$PASSED passed, $FAILED failed"
