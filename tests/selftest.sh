@@ -317,7 +317,9 @@ run_planted() {
 #   pin:    as v3's MS_ASYNC worker, a work item writes the range and
 #           holds the file (get_file) until that writeback is done:
 #           no_pin must fail.  soon and stream may (the range is written
-#           at every call, besides the flusher's passes).
+#           at every call, besides the flusher's passes), and so may
+#           async_error (the worker's wait collects the write error that
+#           the next MS_SYNC must report).
 # Each planted kernel boots only with the disks its fault shows on.
 # The MS_SYNC cases, and how one of them fails on a kernel whose MS_SYNC
 # does not wait for its range (nowait, on v3.5 and on 6.12).
@@ -351,6 +353,6 @@ selftest_variants() {
 	planted rearm ext2 late_request "the small one [0-9]+ ms after it \(bound" "" \
 		"late_request (a request during a long pass served after it) fails"
 	planted pin "ext4 raw" no_pin "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
-		"soon stream" "no_pin (nothing holds the file) fails"
+		"soon stream async_error" "no_pin (nothing holds the file) fails"
 	run_planted
 }
