@@ -80,7 +80,7 @@ for k in $kernels; do
 	n=$((n + 1))
 	step "[$n/$total]" "benchmarking the $(what_of "$k") kernel (up to $((TIMEOUT / 60)) min)"
 	# Scratch images of their own (build/run-bench/), so that a selftest
-	# run of the same kernel (build/run-NAME/) cannot share them.
+	# run of the same kernel (build/run-NAME-RUN/) cannot share them.
 	kernel=$BUILD_DIR/o-$k/arch/x86/boot/bzImage
 	initrd=$BUILD_DIR/guest/initramfs.cpio.gz
 	emu=qemu-system-x86_64 arg=

@@ -32,7 +32,9 @@ if grep -qx CONFIG_X86_32=y "$BUILD_DIR/o-$name/.config" 2>/dev/null; then
 fi
 export INITRD=${INITRD:-$BUILD_DIR/guest/initramfs.cpio.gz}
 export LOG=$OUT_DIR/$name-$run.log
-rundir=$BUILD_DIR/run-$name
+# Scratch images of this kernel and run (two runs of one kernel may boot
+# at once).
+rundir=$BUILD_DIR/run-$name-$run
 disks=""
 imgs=$("$TOP/scripts/disks.sh" "$rundir" $FSLIST) || exit 1
 for img in $imgs; do
@@ -81,8 +83,8 @@ fi
 if [ "${FSCK:-1}" = 1 ]; then
 	for img in $imgs; do
 		case $(basename "$img" .img) in ext[234]*) ;; *) continue ;; esac
-		if ! e2fsck -fn "$img" >"$rundir/fsck.out" 2>&1; then
-			sed 's/^/  /' "$rundir/fsck.out" | head -n 15 >&2
+		if ! e2fsck -fn "$img" >"$img.fsck" 2>&1; then
+			sed 's/^/  /' "$img.fsck" | head -n 15 >&2
 			echo "FAIL: e2fsck -fn $img found errors (guest log $LOG)"
 			exit 1
 		fi

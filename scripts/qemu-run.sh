@@ -74,7 +74,7 @@ echo "$longest" >"$LOG.silence"
 if [ -n "$why" ]; then
 	# The guest's last line, read before QEMU's own "terminating on
 	# signal" line lands in the same log.
-	lastline=$(tr -d '\r' <"$LOG" | grep -v '^[[:space:]]*$' | tail -n 1)
+	lastline=$(tr -d '\r' <"$LOG" | awk 'NF { l = $0 } END { print l }')
 	kill $pid 2>/dev/null || true
 	sleep 2
 	kill -9 $pid 2>/dev/null || true

@@ -5,8 +5,9 @@
 # did: high_offset must fail there.  With I386_UNPATCHED=1 (make torture) the
 # unpatched i386 kernel too, judged as on x86_64: a second full build and
 # a slow boot (its MS_ASYNC cases time out) that make check leaves to the
-# x86_64 unpatched kernel.  Sourced by tests/run.sh and tests/torture.sh,
-# after tests/selftest.sh.
+# x86_64 unpatched kernel.  The kernels boot with I386_FS (make check:
+# ext4 and raw; make torture: all four disks).  Sourced by tests/run.sh
+# and tests/torture.sh, after tests/selftest.sh.
 # shellcheck shell=bash
 
 I386_FRAGMENTS="$TOP/config/msync.config $TOP/config/i386.config"
@@ -37,7 +38,7 @@ fi
 # wait for the throttled disks), then judged, on ext4 and the raw disk
 # (the file systems' own code is the same as on x86_64, where all four
 # are judged; what differs here is the 32-bit offsets and program).
-I386_FS="ext4 raw"
+I386_FS=${I386_FS:-ext4 raw}
 if i386_build i386-patched series; then
 	i386_ulong=0
 	if scripts/variant.sh ulong >"$TESTS_LOG/variant-ulong.log" 2>&1 &&

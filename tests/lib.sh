@@ -111,13 +111,13 @@ build_variant() {
 # build_planted: build the planted kernel (scripts/lib.sh, plants), once
 # a run; 0 if it is there.
 build_planted() {
-	case ${PLANTED_BUILT:-} in
+	case ${planted_built:-} in
 	yes) return 0 ;;
 	no) return 1 ;;
 	esac
-	PLANTED_BUILT=no
+	planted_built=no
 	build_variant planted || return 1
-	PLANTED_BUILT=yes
+	planted_built=yes
 }
 
 # plant_seen NAME LOG: the planted kernel's console LOG says fault NAME

@@ -139,6 +139,7 @@ race_mmapsem() {
 RACE_SELFTEST_FS=${RACE_SELFTEST_FS-ext2 raw}
 race_selftest_boot() {
 	local rc=0
+	rm -f "$TESTS_LOG/race-selftest.rc"
 	VERDICT=--sane FSLIST="$RACE_SELFTEST_FS" TIMEOUT=1800 APPEND=acpi=off \
 		scripts/guest.sh debug selftest >"$TESTS_LOG/race-selftest.out" 2>&1 ||
 		rc=$?

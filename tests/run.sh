@@ -109,8 +109,8 @@ unpatched_pid=""
 # waits for the throttled disk), and is judged after it.
 group unpatched "the selftest on the unpatched kernel (expected failures), beside the crash group" \
 	eval 'boot_bg run_selftest unpatched "$JUDGE_FS"; unpatched_pid=$!'
-# Before the planted kernels of the selftest: its own planted kernel
-# changes mm/msync.c only, and pin (the last of those) changes a header.
+# The crash group builds the planted kernel (tests/variants/planted.patch)
+# that the variants group boots again.
 group crash "crash points and I/O errors of MS_SYNC (both kernels)" \
 	. tests/crash.sh
 if want unpatched; then
