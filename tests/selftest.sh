@@ -342,13 +342,13 @@ selftest_variants() {
 		"fair (small file not held behind a big one) fails"
 	planted firstonly ext2 two_files "B pages 32-63, MS_ASYNC\) returned 0; A clean after [0-9]+ ms, B after 5000 ms" "" \
 		"two_files (MS_ASYNC of a range over two files writes both) fails"
-	planted chase ext2 stream "times the file \(want 2 to" "" \
+	planted chase ext2 stream "times the file \(want 1.25 to" "" \
 		"stream (each pass writes the file once) fails"
 	planted stale ext2 stale_mark "A's page 1, stored to with no msync\(\) after A was clean: 0 of 1" "" \
 		"stale_mark (a request ends when the file is clean) fails"
 	planted later ext2 soon "\(a\) isolated msync\(MS_ASYNC\) returned 0; writeback began" "" \
 		"soon (a) (an isolated MS_ASYNC starts at once) fails"
-	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began|times the file \(want 2 to" "repeat" \
+	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began|times the file \(want 1.25 to" "repeat" \
 		"soon (b) or stream (at most one pass a second) fails"
 	planted rearm ext2 late_request "the small one [0-9]+ ms after it \(bound" "" \
 		"late_request (a request during a long pass served after it) fails"
