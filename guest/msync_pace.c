@@ -12,7 +12,14 @@
  *   4 a file dirtied by write() while another file of the device gets
  *     MS_ASYNC half a second later (that one is written by MS_ASYNC's
  *     pass on the patched kernel, by the periodic one on v3.5: not
- *     judged).
+ *     judged);
+ *   5 a file whose MS_ASYNC request ended when fsync() cleaned it (the
+ *     call made within a second of another file's pass, so that none was
+ *     due), stored to again with no msync() an expire time and two
+ *     intervals later (ext4's fsync() leaves the file on the flusher's
+ *     list with its old dirtying time, until a periodic pass), while
+ *     another file gets MS_ASYNC half a second after that: the other
+ *     file's pass must leave it alone.
  * The same on the patched and the unpatched kernel.  Output: TAP; exit
  * status 0 if every check passed, 1 if not.
  */
@@ -105,7 +112,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[1];
-	printf("TAP version 13\n1..4\n");
+	printf("TAP version 13\n1..5\n");
 	if (pagestate_open() ||
 	    knob_save("/proc/sys/vm/dirty_expire_centisecs", 0) ||
 	    knob_save("/proc/sys/vm/dirty_writeback_centisecs", 0)) {
@@ -169,6 +176,25 @@ int main(int argc, char **argv)
 		printf("# msync: %s\n", strerror(errno));
 	clean_after(&d, 1, t0, t);
 	judge(4, "page dirtied by write() beside another file's MS_ASYNC",
+	      t[0]);
+
+	/* 5: a request ended by fsync(), then a store beside a pass */
+	e[0] = 'g';
+	if (msync(e, PAGE, MS_ASYNC))
+		printf("# msync: %s\n", strerror(errno));
+	sleep_ms(200);		/* that pass under way: the next is due later */
+	c[0] = 'g';
+	if (msync(c, PAGE, MS_ASYNC) || fsync(fc))
+		printf("# msync, fsync: %s\n", strerror(errno));
+	sleep_ms(EXPIRE_MS + 2 * INTERVAL_MS);
+	t0 = now_ms();
+	c[0] = '5';
+	sleep_ms(500);
+	e[0] = 'f';
+	if (msync(e, PAGE, MS_ASYNC))
+		printf("# msync: %s\n", strerror(errno));
+	clean_after(&c, 1, t0, t);
+	judge(5, "file whose MS_ASYNC ended at fsync(), stored to again beside another file's MS_ASYNC",
 	      t[0]);
 
 	knob_restore_all();

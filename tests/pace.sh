@@ -1,26 +1,38 @@
 # Programs that never call MS_ASYNC, with the periodic flusher on
 # (guest/msync_pace.c: dirty_expire 3 s, writeback interval 1 s): a page
 # dirtied by write() or through a mapping, a file stored to again after
-# an MS_ASYNC was written, and a file dirtied beside another's MS_ASYNC,
-# each written by the periodic pass, not before the expire time and by
-# expire + interval.  The same on both kernels: patch 2 lives in
-# fs/fs-writeback.c, on the path of every dirty page.  Sourced by
-# tests/run.sh (and tests/run-6.12.sh, with PACE_KERNELS).
+# an MS_ASYNC was written, a file dirtied beside another's MS_ASYNC, and
+# one whose MS_ASYNC request fsync() ended, each written by the periodic
+# pass, not before the expire time and by expire + interval.  The same
+# on both kernels: patch 2 lives in fs/fs-writeback.c, on the path of
+# every dirty page.  Two planted faults (tests/variants/planted.patch)
+# must fail their check, on ext2: nokupdate (no periodic pass unless
+# MS_ASYNC asked for one) check 1, stale (a request outlives the file's
+# clean state) check 5.  Sourced by tests/run.sh (and tests/run-6.12.sh,
+# with PACE_KERNELS and no PACE_PLANTED).
 # shellcheck shell=bash
 
-# pace_boot KERNEL: boot it running msync_pace on ext4 and ext2.
+PACE_CHECKS=5
+
+# pace_boot KERNEL [DISKS]: boot it running msync_pace on DISKS (ext4 and
+# ext2).
 pace_boot() {
-	VERDICT= FSLIST="ext4 ext2" THROTTLE_BPS= EIO_SECTOR= \
+	VERDICT= FSLIST="${2:-ext4 ext2}" THROTTLE_BPS= EIO_SECTOR= \
 		scripts/guest.sh "$1" pace >"$TESTS_LOG/pace-$1.out" 2>&1 || true
 }
 
-# pace_judge KERNEL: all eight checks (four per file system) passed.
+# pace_results KERNEL: its "ok N" and "not ok N" lines.
+pace_results() {
+	tr -d '\r' <"$OUT_DIR/$1-pace.log" 2>/dev/null |
+		grep -E '^(ok|not ok) [0-9]+ ' || true
+}
+
+# pace_judge KERNEL: every check passed on ext4 and ext2.
 pace_judge() {
 	local k=$1 log=$TESTS_LOG/pace-$1.out got
-	got=$(tr -d '\r' <"$OUT_DIR/$k-pace.log" 2>/dev/null |
-		grep -E '^(ok|not ok) [0-9]+ ' || true)
+	got=$(pace_results "$k")
 	if grep -q '^PASS: pace ext4, pace ext2' "$log" &&
-	   [ "$(grep -c '^ok ' <<<"$got")" = 8 ]; then
+	   [ "$(grep -c '^ok ' <<<"$got")" = $((2 * PACE_CHECKS)) ]; then
 		pass "$k: programs that never call MS_ASYNC keep the flusher's pace (ext4, ext2)"
 	else
 		fail "$k: programs that never call MS_ASYNC keep the flusher's pace (ext4, ext2)" \
@@ -30,10 +42,47 @@ pace_judge() {
 	sed 's/^/       '"$k"': /' <<<"$got"
 }
 
+# pace_planted NAME CHECK MAYFAIL TITLE: planted fault NAME, booted on
+# ext2, fails check CHECK and passes every other but those of MAYFAIL.
+pace_planted() {
+	local k=$1 n=$2 may=$3 title=$4 got bad="" i
+	got=$(pace_results "$k")
+	if ! plant_seen "$k" "$OUT_DIR/$k-pace.log"; then
+		fail "$k: $title" "its console does not say" \
+			"msync: test-only fault '$k' planted" \
+			"console log: $OUT_DIR/$k-pace.log"
+		return
+	fi
+	grep -q "^not ok $n " <<<"$got" || bad="check $n did not fail"
+	for i in $(seq "$PACE_CHECKS"); do
+		[ "$i" = "$n" ] || [[ " $may " == *" $i "* ]] ||
+			grep -q "^ok $i " <<<"$got" || bad="$bad; check $i did not pass"
+	done
+	if [ -z "$bad" ]; then
+		pass "$k: $title"
+	else
+		fail "$k: $title" "${bad#; }" "console log: $OUT_DIR/$k-pace.log"
+	fi
+	sed 's/^/       '"$k"': /' <<<"$got"
+}
+
+PACE_PLANTED=${PACE_PLANTED-nokupdate stale}
+[ -z "$PACE_PLANTED" ] || build_planted || PACE_PLANTED=
 for k in ${PACE_KERNELS:-patched unpatched}; do
 	boot_bg pace_boot "$k"
+done
+for k in $PACE_PLANTED; do
+	boot_bg pace_boot "$k" ext2
 done
 wait
 for k in ${PACE_KERNELS:-patched unpatched}; do
 	pace_judge "$k"
+done
+for k in $PACE_PLANTED; do
+	case $k in
+	nokupdate) pace_planted nokupdate 1 "2 3 4 5" \
+		"planted nokupdate: a page dirtied by write() is not written at the flusher's pace" ;;
+	stale) pace_planted stale 5 "" \
+		"planted stale: a file whose MS_ASYNC request ended is written by another file's pass" ;;
+	esac
 done

@@ -314,6 +314,13 @@ run_planted() {
 #   norate: a pass at every call: soon (b) and stream must fail.
 #   rearm:  the next pass is due a second after the last one ended, not
 #           started (v5's rearm): late_request must fail.
+#   slow:   MS_ASYNC passes at most every 3 s, not every second: soon
+#           must fail, (a) if the last case's pass was under 3 s before,
+#           else (b).  stream and late_request may (fewer passes).
+#   lasterr: MS_SYNC over several mappings returns the last one's result,
+#           not the first error: async_error's MS_SYNC over two mappings,
+#           the failing page in the first, must fail (raw only).
+#   nokupdate, and stale a second time: the pace group (tests/pace.sh).
 #   pin:    as v3's MS_ASYNC worker, a work item writes the range and
 #           holds the file (get_file) until that writeback is done:
 #           no_pin must fail.  soon and stream may (the range is written
@@ -350,6 +357,10 @@ selftest_variants() {
 		"soon (a) (an isolated MS_ASYNC starts at once) fails"
 	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began|times the file \(want 1.25 to" "repeat" \
 		"soon (b) or stream (at most one pass a second) fails"
+	planted slow ext2 soon "\((a|b)\) .*msync\(MS_ASYNC\) .*writeback began" \
+		"stream late_request" "soon (a pass a second after the last, not three) fails"
+	planted lasterr raw async_error "the first mapping failing: returned 0" "" \
+		"async_error (the first mapping's EIO is returned) fails"
 	planted rearm ext2 late_request "the small one [0-9]+ ms after it \(bound" "" \
 		"late_request (a request during a long pass served after it) fails"
 	planted pin "ext4 raw" no_pin "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
