@@ -19,6 +19,13 @@
  * mapping when MS_INVALIDATE is set, else ENOMEM if any part is unmapped,
  * else 0.
  *
+ * The data contract: when MS_SYNC returns 0 or ENOMEM (holes are skipped,
+ * the mapped parts synced), no page of a shared mapping of the file or
+ * the device in the range is dirty or under writeback (page flags, for
+ * the pages in the page table).  One such call in SYNC_DIRTY first
+ * stores to every page of the range that it can, so that the sync has
+ * work to do.
+ *
  * Prints the seed (reuse it to repeat a run), counts per result and every
  * violation (the first 20 in full).  Exit status 0 if none, 1 if any.
  */
@@ -39,6 +46,7 @@
 #define WINDOW		64		/* pages in the model */
 #define EDGE		8		/* unmapped pages on each side */
 #define BASE		0x300000000000UL	/* the window's address */
+#define SYNC_DIRTY	16		/* MS_SYNC calls per dirtied range */
 
 enum kind { HOLE, SHARED, PRIVATE, ANON, NONE, LOCKED, DEV, NR_KINDS };
 static const char *const kind_name[] = {
@@ -177,6 +185,58 @@ static int expected(unsigned long addr, size_t len, int flags)
 	return unmapped ? ENOMEM : 0;
 }
 
+/* Whether msync() must sync the page: shared, of the file or device */
+static int synced_kind(enum kind k)
+{
+	return k == SHARED || k == LOCKED || k == DEV;
+}
+
+/* The part of [addr, addr + len) in the window, as pages [*first, *end). */
+static void in_window(unsigned long addr, size_t len, int *first, int *end)
+{
+	unsigned long w = window(), top = window() + WINDOW * page;
+	unsigned long e = addr + ((len + page - 1) & ~(size_t)(page - 1));
+
+	*first = addr <= w ? 0 : addr >= top ? WINDOW : (addr - w) / page;
+	*end = e <= w ? 0 : e >= top ? WINDOW : (e - w) / page;
+}
+
+/* Store to every page of pages [first, end) that MS_SYNC must write. */
+static long dirty_range(int first, int end)
+{
+	long n = 0;
+	int i;
+
+	for (i = first; i < end; i++)
+		if (synced_kind(model[i])) {
+			*(volatile char *)(window() + i * page) = (char)i;
+			n++;
+		}
+	return n;
+}
+
+/*
+ * The pages of [first, end) that MS_SYNC must have written and that are
+ * dirty or under writeback; *seen counts those it could look at.
+ */
+static long left_dirty(int first, int end, long *seen)
+{
+	int st[WINDOW], i;
+	long n = 0;
+
+	if (first >= end)
+		return 0;
+	page_states((void *)(window() + first * page), end - first, st);
+	for (i = first; i < end; i++) {
+		if (!synced_kind(model[i]) || (st[i - first] & ST_ABSENT))
+			continue;
+		(*seen)++;
+		if (st[i - first] & (ST_DIRTY | ST_WRITEBACK))
+			n++;
+	}
+	return n;
+}
+
 static unsigned long pick_addr(void)
 {
 	unsigned long a;
@@ -228,7 +288,9 @@ static int pick_flags(void)
 
 int main(int argc, char **argv)
 {
-	long calls = 100000, i, bad = 0;
+	long calls = 100000, i, bad = 0, syncs = 0, seen = 0, stored = 0;
+	long left;
+	int first, end;
 	char *endp;
 	long counts[5] = { 0 };
 	unsigned long long seed;
@@ -253,6 +315,10 @@ int main(int argc, char **argv)
 	       seed, calls, seed);
 	if (argc < 2) {
 		printf("not ok 1 - usage: msync_fuzz DIR [CALLS [SEED]]\n");
+		return 1;
+	}
+	if (pagestate_open()) {
+		printf("not ok 1 - setup: no page states (pagemap, kpageflags)\n");
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/msync_fuzz.dat", argv[1]);
@@ -294,7 +360,20 @@ int main(int argc, char **argv)
 		len = pick_len(addr);
 		flags = pick_flags();
 		want = expected(addr, len, flags);
+		in_window(addr, len, &first, &end);
+		if ((flags & MS_SYNC) && (want == 0 || want == ENOMEM) &&
+		    syncs++ % SYNC_DIRTY == 0)
+			stored += dirty_range(first, end);
 		got = msync((void *)addr, len, flags) ? errno : 0;
+		if ((flags & MS_SYNC) && got == want &&
+		    (want == 0 || want == ENOMEM) &&
+		    (left = left_dirty(first, end, &seen))) {
+			if (bad < 20)
+				printf("# VIOLATION call %ld: msync(%#lx, %#zx, %#x) returned %s, %ld pages of its shared mappings left dirty\n",
+				       i, addr, len, flags, err_name(got),
+				       left);
+			bad++;
+		}
 		counts[want == 0 ? 0 : want == EINVAL ? 1 : want == ENOMEM ?
 		       2 : want == EBUSY ? 3 : 4]++;
 		if (got != want) {
@@ -310,6 +389,12 @@ int main(int argc, char **argv)
 	unlink(path);
 	printf("# %ld calls: expected 0 %ld, EINVAL %ld, ENOMEM %ld, EBUSY %ld, other %ld\n",
 	       calls, counts[0], counts[1], counts[2], counts[3], counts[4]);
+	printf("# MS_SYNC: %ld calls that must sync, %ld pages stored to before them, %ld pages looked at after\n",
+	       syncs, stored, seen);
+	if (!stored || !seen) {
+		printf("# VIOLATION no MS_SYNC call had a dirty page to sync and look at\n");
+		bad++;
+	}
 	/* Every outcome of the contract must have been drawn */
 	for (i = 0; i < 4; i++) {
 		if (!counts[i]) {

@@ -19,7 +19,12 @@
  *     intervals later (ext4's fsync() leaves the file on the flusher's
  *     list with its old dirtying time, until a periodic pass), while
  *     another file gets MS_ASYNC half a second after that: the other
- *     file's pass must leave it alone.
+ *     file's pass must leave it alone;
+ *   6 while an MS_ASYNC request waits for its turn (a second call within
+ *     a second of the first), the kernel stays idle: the CPU time spent
+ *     outside the idle task over WAIT_MS must stay under BUSY_PCT of one
+ *     CPU (a flusher that polls for its turn instead of sleeping spends
+ *     a whole CPU; no kernel report says so).
  * The same on the patched and the unpatched kernel.  Output: TAP; exit
  * status 0 if every check passed, 1 if not.
  */
@@ -38,6 +43,8 @@
 #define EARLY_MS	50
 #define SLACK_MS	700
 #define PAGE		4096
+#define WAIT_MS		800
+#define BUSY_PCT	25
 
 static const char *dir;
 static int failed;
@@ -88,6 +95,20 @@ static void clean_after(char **p, int n, long long t0, long long *t)
 	}
 }
 
+/* Ticks (USER_HZ) all CPUs spent busy so far: /proc/stat's first line */
+static long long busy_ticks(void)
+{
+	long long v[8] = { 0 };
+	char buf[256];
+
+	if (read_str("/proc/stat", buf, sizeof(buf)) ||
+	    sscanf(buf, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		return -1;
+	/* user nice system [idle] [iowait] irq softirq steal */
+	return v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+}
+
 static void judge(int n, const char *what, long long t)
 {
 	int ok = t >= EXPIRE_MS - EARLY_MS &&
@@ -112,7 +133,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[1];
-	printf("TAP version 13\n1..5\n");
+	printf("TAP version 13\n1..6\n");
 	if (pagestate_open() ||
 	    knob_save("/proc/sys/vm/dirty_expire_centisecs", 0) ||
 	    knob_save("/proc/sys/vm/dirty_writeback_centisecs", 0)) {
@@ -196,6 +217,28 @@ int main(int argc, char **argv)
 	clean_after(&c, 1, t0, t);
 	judge(5, "file whose MS_ASYNC ended at fsync(), stored to again beside another file's MS_ASYNC",
 	      t[0]);
+
+	/* 6: a request that waits for its turn, and the CPUs meanwhile */
+	sleep_ms(2 * INTERVAL_MS);
+	e[0] = 'h';
+	if (msync(e, PAGE, MS_ASYNC))
+		printf("# msync: %s\n", strerror(errno));
+	sleep_ms(100);
+	e[0] = 'i';
+	if (msync(e, PAGE, MS_ASYNC))
+		printf("# msync: %s\n", strerror(errno));
+	{
+		long long b0 = busy_ticks(), t1 = now_ms(), b1, pct;
+		long hz = sysconf(_SC_CLK_TCK);
+
+		sleep_ms(WAIT_MS);
+		b1 = busy_ticks();
+		t1 = now_ms() - t1;
+		pct = b0 < 0 || b1 < 0 ? 100 : (b1 - b0) * 1000 * 100 / hz / t1;
+		printf("%s 6 - a request waiting for its turn: %lld%% of a CPU busy over %lld ms (want under %d%%)\n",
+		       pct < BUSY_PCT ? "ok" : "not ok", pct, t1, BUSY_PCT);
+		failed |= pct >= BUSY_PCT;
+	}
 
 	knob_restore_all();
 	return failed;

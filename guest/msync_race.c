@@ -27,7 +27,9 @@
  *
  * A problem is: msync() returning anything but 0 or ENOMEM, a setup call
  * that fails (open, ftruncate, mmap of a valid range), a child that fails,
- * a fault where no fault can be.  Prints the seed (-s SEED repeats the
+ * a fault where no fault can be, a kind of operation the stress is for
+ * (MS_SYNC, MS_ASYNC, mmap, munmap, mremap, stores, write(), reopen,
+ * fork, the flood with -F) that never ran.  Prints the seed (-s SEED repeats the
  * choices each thread makes; the interleaving differs), counts per
  * operation, the first problems, and "ok 1"/"not ok 1".  Exit 0 if no
  * problem, 1 otherwise.
@@ -77,6 +79,21 @@ static const char *const op_name[] = {
 };
 
 static long counts[NR_OPS];
+
+/* The operations every run must have made (the others may not happen) */
+static int race_needs(int op, int flood)
+{
+	switch (op) {
+	case OP_SYNC: case OP_ASYNC: case OP_MMAP: case OP_MUNMAP:
+	case OP_MREMAP: case OP_STORE: case OP_WRITE: case OP_REOPEN:
+	case OP_FORK:
+		return 1;
+	case OP_FLOOD:
+		return flood;
+	default:
+		return 0;
+	}
+}
 static long problems;
 static long page;
 static int is_dev, flood;
@@ -591,6 +608,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < nr; i++)
 		pthread_join(tid[i], NULL);
 	finish();
+	/* A stress that did not run what it is for proves nothing */
+	for (i = 0; i < NR_OPS; i++)
+		if (!counts[i] && race_needs(i, flood))
+			problem("no \"%s\" in %ld s", op_name[i], seconds);
 out:
 	for (i = 0; i < NR_OPS; i++) {
 		if (!counts[i])

@@ -3,16 +3,18 @@
 # dirtied by write() or through a mapping, a file stored to again after
 # an MS_ASYNC was written, a file dirtied beside another's MS_ASYNC, and
 # one whose MS_ASYNC request fsync() ended, each written by the periodic
-# pass, not before the expire time and by expire + interval.  The same
+# pass, not before the expire time and by expire + interval; and the
+# CPUs idle while an MS_ASYNC request waits for its turn.  The same
 # on both kernels: patch 2 lives in fs/fs-writeback.c, on the path of
 # every dirty page.  Two planted faults (tests/variants/planted.patch)
 # must fail their check, on ext2: nokupdate (no periodic pass unless
 # MS_ASYNC asked for one) check 1, stale (a request outlives the file's
-# clean state) check 5.  Sourced by tests/run.sh (and tests/run-6.12.sh,
+# clean state) check 5, spin (the flusher polls for an MS_ASYNC pass's
+# turn instead of sleeping) check 6, the CPU time while a request waits.  Sourced by tests/run.sh (and tests/run-6.12.sh,
 # with PACE_KERNELS and no PACE_PLANTED).
 # shellcheck shell=bash
 
-PACE_CHECKS=5
+PACE_CHECKS=6
 
 # pace_boot KERNEL [DISKS]: boot it running msync_pace on DISKS (ext4 and
 # ext2).
@@ -66,7 +68,7 @@ pace_planted() {
 	sed 's/^/       '"$k"': /' <<<"$got"
 }
 
-PACE_PLANTED=${PACE_PLANTED-nokupdate stale}
+PACE_PLANTED=${PACE_PLANTED-nokupdate stale spin}
 [ -z "$PACE_PLANTED" ] || build_planted || PACE_PLANTED=
 for k in ${PACE_KERNELS:-patched unpatched}; do
 	boot_bg pace_boot "$k"
@@ -82,6 +84,8 @@ for k in $PACE_PLANTED; do
 	case $k in
 	nokupdate) pace_planted nokupdate 1 "2 3 4 5" \
 		"planted nokupdate: a page dirtied by write() is not written at the flusher's pace" ;;
+	spin) pace_planted spin 6 "" \
+		"planted spin: a flusher that polls while a request waits for its turn spends a CPU" ;;
 	stale) pace_planted stale 5 "" \
 		"planted stale: a file whose MS_ASYNC request ended is written by another file's pass" ;;
 	esac
