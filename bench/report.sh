@@ -102,7 +102,7 @@ done
 
 # the plot
 if command -v gnuplot >/dev/null 2>&1; then
-	if gnuplot -e 'set terminal' 2>&1 | grep -q pngcairo; then
+	if grep -q pngcairo <<<"$(gnuplot -e 'set terminal' 2>&1)"; then
 		term=pngcairo
 	else
 		term=png

@@ -84,7 +84,7 @@ if [ "${FSCK:-1}" = 1 ]; then
 	for img in $imgs; do
 		case $(basename "$img" .img) in ext[234]*) ;; *) continue ;; esac
 		if ! e2fsck -fn "$img" >"$img.fsck" 2>&1; then
-			sed 's/^/  /' "$img.fsck" | head -n 15 >&2
+			sed -n 's/^/  /; 1,15p' "$img.fsck" >&2
 			echo "FAIL: e2fsck -fn $img found errors (guest log $LOG)"
 			exit 1
 		fi

@@ -165,8 +165,8 @@ for v in nowait fileinode lookupfirst; do
 			"BUG: kernel NULL pointer dereference" \
 			env FSLIST=ext4 VERDICT=--sane APPEND=oops=panic \
 			scripts/guest.sh 6.12-lookupfirst selftest
-		if tr -d '\r' <"$OUT_DIR/6.12-lookupfirst-selftest.log" |
-		   grep -qE 'RIP: .*(locked_inode_to_wb_and_lock_list|writeback_inode_soon)'; then
+		if grep -aqE 'RIP: .*(locked_inode_to_wb_and_lock_list|writeback_inode_soon)' \
+			"$OUT_DIR/6.12-lookupfirst-selftest.log"; then
 			pass "6.12-lookupfirst: the oops is in the wb lookup"
 		else
 			fail "6.12-lookupfirst: the oops is in the wb lookup" \

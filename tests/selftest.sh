@@ -127,7 +127,7 @@ one_of_fails() {
 	local c
 	for c in $ONE_OF; do
 		[ "$(case_result "$1" "$c")" = not-ok ] &&
-			fail_lines "$1" "$c" | grep -qE "$FAIL_RE" && return 0
+			grep -qE "$FAIL_RE" <<<"$(fail_lines "$1" "$c")" && return 0
 	done
 	return 1
 }

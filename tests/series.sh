@@ -31,7 +31,7 @@ apply_clean() {
 	for p in $series; do
 		out=$(cd "$pt" && patch -p1 -F0 --no-backup-if-mismatch <"$p" 2>&1) ||
 			{ echo "$out"; echo "$(basename "$p") does not apply with -F0"; return 1; }
-		if echo "$out" | grep -Eq 'fuzz|offset'; then
+		if grep -Eq 'fuzz|offset' <<<"$out"; then
 			echo "$out"
 			echo "$(basename "$p") applies with fuzz or offset onto $rev"
 			return 1
