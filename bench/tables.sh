@@ -76,7 +76,11 @@ function x(key, mode,   ref, a, b) {
 	b = sprintf("%.2f", hi[key, 5] / lo[ref, 5])
 	return a == b ? a : a "-" b
 }
-function mode(m) { return m == "async" ? "MS_ASYNC" : "MS_SYNC" }
+function mode(m) {
+	if (m == "async") return "MS_ASYNC"
+	if (m == "async-dirty") return "MS_ASYNC, 64 MiB of another file dirty"
+	return "MS_SYNC"
+}
 # cover letter label of a kernel of the v3.5 LMDB run
 function label(k) {
 	if (k == "unpatched") return "v3.5"
@@ -115,11 +119,12 @@ function boots(   k, lo, hi) {
 	return (lo == hi ? lo : lo "-" hi) " boots of each kernel, interleaved; ranges over them"
 }
 END {
-	# the rows by mode: every MS_ASYNC row, then every MS_SYNC one
-	for (m = 1; m <= 2; m++)
+	# the rows by mode: MS_ASYNC, MS_ASYNC beside dirty data, MS_SYNC
+	split("async async-dirty sync", modes, " ")
+	for (m = 1; m <= 3; m++)
 		for (j = 1; j <= n; j++) {
 			split(order[j], a, SUBSEP)
-			if (a[2] == (m == 1 ? "async" : "sync")) bymode[++nm] = order[j]
+			if (a[2] == modes[m]) bymode[++nm] = order[j]
 		}
 	if (part == "md") {
 		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | median commit (us) | longest commit (us) |"
@@ -134,9 +139,13 @@ END {
 		print boots() "."
 	} else if (part == "headline") {
 		# rows of the headline table (its head: the bench.csv part)
-		for (m = 1; m <= 2; m++) {
-			md = m == 1 ? "sync" : "async"
-			printf "| LMDB, %s at every commit: commits per second | %s | %s |\n", mode(md),
+		split("sync async async-dirty", hm, " ")
+		for (m = 1; m <= 3; m++) {
+			md = hm[m]
+			if (!(("patched" SUBSEP md) in seen)) continue
+			printf "| LMDB, %s at every commit%s: commits per second | %s | %s |\n",
+				mode(md == "async-dirty" ? "async" : md),
+				md == "async-dirty" ? ", 64 MiB of another file dirty" : "",
 				rg("unpatched" SUBSEP md, 5), rg("patched" SUBSEP md, 5)
 		}
 		print ""
@@ -166,11 +175,13 @@ END {
 	} else if (part == "async") {
 		printf "     %-18s %11s %10s %11s %13s\n", "kernel", "commits/s", "x v3.5",
 			"KiB/commit", "longest (us)"
-		for (j = 1; j <= n; j++) {
-			split(order[j], a, SUBSEP)
-			if (a[2] != "async") continue
-			printf "     %-18s %11s %10s %11s %13s\n", label(a[1]), rg(order[j], 5),
-				x(order[j], "async"), rg(order[j], 6), rg(order[j], 8)
+		for (j = 1; j <= nm; j++) {
+			split(bymode[j], a, SUBSEP)
+			if (a[2] != "async" && a[2] != "async-dirty") continue
+			if (a[2] == "async-dirty" && !said++)
+				print "     beside 64 MiB of another file, dirty and unexpired:"
+			printf "     %-18s %11s %10s %11s %13s\n", label(a[1]), rg(bymode[j], 5),
+				x(bymode[j], a[2]), rg(bymode[j], 6), rg(bymode[j], 8)
 		}
 		print "     (" boots() ".)"
 	} else if (part == "612-v35") {
@@ -481,6 +492,24 @@ END {
 		cleancell("patched", "M5", p, "bitmap_clean", "bitmap_clean_timeout", "bitmap_clean_limit") " | - |"
 	print "| run length per repetition (s) | " fmt(get("unpatched", "M5", p, "run_length")) " | " \
 		fmt(get("patched", "M5", p, "run_length")) " | - |"
+
+	# ---- M7 (in runs that have it)
+	if (np["M7"] > 0) {
+		p = params["M7", 1]
+		hd(lv, "M7: write-behind, " pval(p) " MiB stored through a mapping, msync(MS_ASYNC), " \
+			"other work, then msync(MS_SYNC) of the range")
+		print "| | unpatched | patched | ratio |"
+		print "| --- | ---: | ---: | ---: |"
+		print "| MS_SYNC after the MS_ASYNC (ms) | " cell("unpatched", "M7", p, "sync_after_async") " | " \
+			cell("patched", "M7", p, "sync_after_async") " | " \
+			ratio(get("patched", "M7", p, "sync_after_async"), get("unpatched", "M7", p, "sync_after_async")) " |"
+		print "| MS_SYNC with no MS_ASYNC before (ms) | " cell("unpatched", "M7", p, "sync_alone") " | " \
+			cell("patched", "M7", p, "sync_alone") " | " \
+			ratio(get("patched", "M7", p, "sync_alone"), get("unpatched", "M7", p, "sync_alone")) " |"
+		print "| the first over the second | " \
+			ratio(get("unpatched", "M7", p, "sync_after_async"), get("unpatched", "M7", p, "sync_alone")) " | " \
+			ratio(get("patched", "M7", p, "sync_after_async"), get("patched", "M7", p, "sync_alone")) " | - |"
+	}
 
 	# ---- design comparison: every kernel, M3, M4 ms_async, M6
 	hd(lv, "Design comparison: the MS_ASYNC of patch 2, " nk " kernels")
