@@ -38,24 +38,47 @@ HASH_FILE=${HASH_FILE:-$TOP/linux.hash}
 # carries every deliberate fault of MS_SYNC and MS_ASYNC the tests must
 # catch; msync_plant=NAME on its command line plants one.  A kernel NAME
 # that is one of them boots o-planted with it (kernel_image, plant_append).
+# The same on 6.12: kernel 6.12-NAME, tests/variants-6.12/planted.patch,
+# o-6.12-planted.
+# plants [6.12]: the faults of the planted kernel (of 6.12).
 plants() {
-	sed -n '/msync_plants\[\] = {/,/};/p' "$TOP/tests/variants/planted.patch" |
+	local dir=variants
+	[ "${1:-}" != 6.12 ] || dir=variants-6.12
+	sed -n '/msync_plants\[\] = {/,/};/p' "$TOP/tests/$dir/planted.patch" |
 		grep -o '"[a-z0-9]*"' | tr -d '"' | paste -sd ' ' -
 }
+# plant_of NAME: "OBJDIR FAULT" if kernel NAME is a planted fault, else
+# nothing.
+plant_of() {
+	case $1 in
+	6.12-*)
+		if [[ " $(plants 6.12) " == *" ${1#6.12-} "* ]]; then
+			echo "o-6.12-planted ${1#6.12-}"
+		fi ;;
+	*)
+		if [[ " $(plants) " == *" $1 "* ]]; then
+			echo "o-planted $1"
+		fi ;;
+	esac
+}
 is_plant() {
-	[[ " $(plants) " == *" $1 "* ]]
+	[ -n "$(plant_of "$1")" ]
 }
 # kernel_image NAME: the bzImage that boots as kernel NAME.
 kernel_image() {
-	if is_plant "$1"; then
-		echo "$BUILD_DIR/o-planted/arch/x86/boot/bzImage"
+	local p
+	p=$(plant_of "$1")
+	if [ -n "$p" ]; then
+		echo "$BUILD_DIR/${p% *}/arch/x86/boot/bzImage"
 	else
 		echo "$BUILD_DIR/o-$1/arch/x86/boot/bzImage"
 	fi
 }
 # plant_append NAME: the command-line word that plants fault NAME, if any.
 plant_append() {
-	if is_plant "$1"; then echo "msync_plant=$1"; fi
+	local p
+	p=$(plant_of "$1")
+	if [ -n "$p" ]; then echo "msync_plant=${p#* }"; fi
 }
 
 # pinned FILE: the sha256 values linux.hash lists for a file name.

@@ -47,30 +47,40 @@ build612() {
 	return 1
 }
 
-# variant612 NAME: the planted kernel 6.12-NAME, the port with
-# tests/variants-6.12/NAME.patch on top (branch variant-NAME).  6.12
-# rebuilds objtool, and with it every object, in a new object directory:
-# so the variant is built in 6.12-patched's own, its bzImage kept in
-# build/o-6.12-NAME, and the patched kernel rebuilt after (a few files).
-variant612() {
-	local patch=$TOP/tests/variants-6.12/$1.patch log=$TESTS_LOG/build-6.12-$1.log
-	local boot=$BUILD_DIR/o-6.12-$1/arch/x86/boot
+# planted612: the planted 6.12 kernel, the port with
+# tests/variants-6.12/planted.patch on top (branch variant-planted), whose
+# faults a boot plants with msync_plant=NAME (kernel 6.12-NAME: see
+# scripts/lib.sh).  6.12 rebuilds objtool, and with it every object, in a
+# new object directory: so it is built in 6.12-patched's own, its bzImage
+# kept in build/o-6.12-planted, and the patched kernel rebuilt after (a
+# few files).
+planted612() {
+	local patch=$TOP/tests/variants-6.12/planted.patch log=$TESTS_LOG/build-6.12-planted.log
+	local boot=$BUILD_DIR/o-6.12-planted/arch/x86/boot
 	if ! (
 		cd "$tree612" &&
-		git checkout -q -B "variant-$1" series &&
+		git checkout -q -B variant-planted series &&
 		git apply --whitespace=nowarn "$patch" &&
-		git commit -q -a -m "test variant $1" &&
+		git commit -q -a -m "test variant planted" &&
 		git checkout -q series
 	) >"$log" 2>&1 ||
 	   ! TREE=$tree612 CONFIG_FRAGMENT=$frag612 \
-		scripts/build.sh 6.12-patched "variant-$1" >>"$log" 2>&1; then
-		fail "test-only kernel '6.12-$1' builds (tests/variants-6.12/$1.patch)" \
+		scripts/build.sh 6.12-patched variant-planted >>"$log" 2>&1; then
+		fail "test-only kernel '6.12-planted' builds (tests/variants-6.12/planted.patch)" \
 			"$(tail -n 8 "$log")"
 		return 1
 	fi
 	mkdir -p "$boot"
 	cp "$BUILD_DIR/o-6.12-patched/arch/x86/boot/bzImage" "$boot/"
-	pass "test-only kernel '6.12-$1' builds (tests/variants-6.12/$1.patch)"
+	pass "test-only kernel '6.12-planted' builds (tests/variants-6.12/planted.patch: $(plants 6.12))"
+}
+
+# seen612 NAME: the console of 6.12-NAME's boot says the fault was planted.
+seen612() {
+	plant_seen "$1" "$OUT_DIR/6.12-$1-selftest.log" && return 0
+	fail "6.12-$1: its console says msync: test-only fault '$1' planted" \
+		"console log: $OUT_DIR/6.12-$1-selftest.log"
+	return 1
 }
 
 echo "[1/6] checking packages, preparing linux-6.12..."
@@ -144,41 +154,47 @@ if [ $unpatched612 = 1 ] && [ $patched612 = 1 ]; then
 fi
 
 echo "[5/6] planted kernels on 6.12..."
-for v in nowait fileinode lookupfirst; do
-	variant612 $v || continue
-	case $v in
-	nowait)
-		JUDGE_FS=ext4 ONE_OF="$SYNC_CASES" FAIL_RE="$NOWAIT_FAIL_RE" \
-			judge 6.12-nowait "MS_SYNC waits for its range: an MS_SYNC case fails" "" \
-			"async no_sync private errors no_pin repeat redirty fair" "" ;;
-	fileinode)
-		# Its MS_ASYNC writes nothing of a raw device's mapping: the
-		# other cases that wait for MS_ASYNC's writes fail with async.
-		JUDGE_FS=raw ONE_OF=async \
-		FAIL_RE="\\(b\\) 0 of 2048 range pages clean after 5000 ms" \
-			judge 6.12-fileinode "MS_ASYNC of a block device mapping: async fails" "" \
-			"$(tr ' ' '\n' <<<"$CASES" | grep -vxE 'async|two_files|repeat|async_error|redirty|soon|stream')" "" ;;
-	lookupfirst)
-		# oops=panic: the guest stops at the oops (panic=-1 reboots,
-		# and QEMU exits) instead of hanging until the watchdog.
-		expect_fail "6.12-lookupfirst: MS_ASYNC of a file never dirtied oopses" \
-			"BUG: kernel NULL pointer dereference" \
-			env FSLIST=ext4 VERDICT=--sane APPEND=oops=panic \
-			scripts/guest.sh 6.12-lookupfirst selftest
+# One build; nowait and fileinode boot in the background while
+# lookupfirst oopses and the patched kernel is rebuilt in its object
+# directory.
+if planted612; then
+	boot_bg run_selftest 6.12-nowait ext4
+	boot_bg run_selftest 6.12-fileinode raw
+	# oops=panic: the guest stops at the oops (panic=-1 reboots, and
+	# QEMU exits) instead of hanging until the watchdog.
+	expect_fail "6.12-lookupfirst: MS_ASYNC of a file never dirtied oopses" \
+		"BUG: kernel NULL pointer dereference" \
+		env FSLIST=ext4 VERDICT=--sane APPEND=oops=panic \
+		scripts/guest.sh 6.12-lookupfirst selftest
+	if seen612 lookupfirst; then
 		if grep -aqE 'RIP: .*(locked_inode_to_wb_and_lock_list|writeback_inode_soon)' \
 			"$OUT_DIR/6.12-lookupfirst-selftest.log"; then
 			pass "6.12-lookupfirst: the oops is in the wb lookup"
 		else
 			fail "6.12-lookupfirst: the oops is in the wb lookup" \
 				"see $OUT_DIR/6.12-lookupfirst-selftest.log"
-		fi ;;
-	esac
-done
-# The patched kernel back in its object directory
-TREE=$tree612 CONFIG_FRAGMENT=$frag612 scripts/build.sh 6.12-patched series \
-	>"$TESTS_LOG/build-6.12-patched-again.log" 2>&1 ||
-	fail "6.12-patched rebuilt after the planted kernels" \
-		"$(tail -n 8 "$TESTS_LOG/build-6.12-patched-again.log")"
+		fi
+	fi
+	# The patched kernel back in its object directory
+	TREE=$tree612 CONFIG_FRAGMENT=$frag612 scripts/build.sh 6.12-patched series \
+		>"$TESTS_LOG/build-6.12-patched-again.log" 2>&1 ||
+		fail "6.12-patched rebuilt after the planted kernel" \
+			"$(tail -n 8 "$TESTS_LOG/build-6.12-patched-again.log")"
+	wait
+	if seen612 nowait; then
+		BOOTED=1 JUDGE_FS=ext4 ONE_OF="$SYNC_CASES" FAIL_RE="$NOWAIT_FAIL_RE" \
+			judge 6.12-nowait "MS_SYNC waits for its range: an MS_SYNC case fails" "" \
+			"async no_sync private no_pin repeat redirty fair" ""
+	fi
+	# Its MS_ASYNC writes nothing of a raw device's mapping: the other
+	# cases that wait for MS_ASYNC's writes fail with async.
+	if seen612 fileinode; then
+		BOOTED=1 JUDGE_FS=raw ONE_OF=async \
+		FAIL_RE="\\(b\\) 0 of 2048 range pages clean after 5000 ms" \
+			judge 6.12-fileinode "MS_ASYNC of a block device mapping: async fails" "" \
+			"$(tr ' ' '\n' <<<"$CASES" | grep -vxE 'async|two_files|repeat|async_error|redirty|soon|stream')" ""
+	fi
+fi
 
 echo "[6/6] the man-pages patch to msync(2)..."
 if scripts/manpage.sh >"$TESTS_LOG/manpage.log" 2>&1 &&

@@ -335,9 +335,9 @@ NOWAIT_FAIL_RE="when msync returned, ([0-9]+ pages of the range dirty, [1-9]|the
 
 selftest_variants() {
 	planted nowait ext4 "$SYNC_CASES" "$NOWAIT_FAIL_RE" \
-		"async_error datasync" "MS_SYNC waits for its range: an MS_SYNC case fails"
+		"errors async_error datasync" "MS_SYNC waits for its range: an MS_SYNC case fails"
 	planted short ext4 sync_one_page "range, pages [0-9-]+: 0 of 1 pages clean" \
-		"sync_ranges two_files hole high_offset async_error datasync huge_offset" \
+		"sync_ranges two_files hole errors high_offset async_error datasync huge_offset" \
 		"sync_one_page (MS_SYNC writes all of its range) fails"
 	planted fsync "ext4 ext2" datasync "\(a\) timestamp-only change" "$SYNC_CASES" \
 		"datasync (fdatasync semantics) fails"
