@@ -261,6 +261,11 @@ function cell(k, m, p, t,   s) {
 		s = s " [" fmt(mn[k, m, p, t]) "-" fmt(mx[k, m, p, t]) "]"
 	return s
 }
+# a row "| label | unpatched | patched | patched over unpatched |"
+function cmprow(label, m, p, t) {
+	return "| " label " | " cell("unpatched", m, p, t) " | " cell("patched", m, p, t) " | " \
+		ratio(get("patched", m, p, t), get("unpatched", m, p, t)) " |"
+}
 # the longest of the per-repetition values, "n/a" if none
 function maxcell(k, m, p, t) { return has(k, m, p, t) ? fmt(mx[k, m, p, t]) : "n/a" }
 # what each kernel of the design comparison is
@@ -476,17 +481,10 @@ END {
 	hd(lv, "M5: persistent dirty bitmap (set bit + MS_SYNC, 4 KiB write + fdatasync; clear every 64 writes + MS_ASYNC)")
 	print "| | unpatched | patched | ratio |"
 	print "| --- | ---: | ---: | ---: |"
-	print "| writes per second | " cell("unpatched", "M5", p, "ops") " | " cell("patched", "M5", p, "ops") " | " \
-		ratio(get("patched", "M5", p, "ops"), get("unpatched", "M5", p, "ops")) " |"
-	print "| KiB written to the device per write | " cell("unpatched", "M5", p, "written_per_op") " | " \
-		cell("patched", "M5", p, "written_per_op") " | " \
-		ratio(get("patched", "M5", p, "written_per_op"), get("unpatched", "M5", p, "written_per_op")) " |"
-	print "| set bit: msync(MS_SYNC) of the bitmap page (ms) | " cell("unpatched", "M5", p, "set_sync") " | " \
-		cell("patched", "M5", p, "set_sync") " | " \
-		ratio(get("patched", "M5", p, "set_sync"), get("unpatched", "M5", p, "set_sync")) " |"
-	print "| clear bits: msync(MS_ASYNC) of the bitmap page (ms) | " cell("unpatched", "M5", p, "clear_async") " | " \
-		cell("patched", "M5", p, "clear_async") " | " \
-		ratio(get("patched", "M5", p, "clear_async"), get("unpatched", "M5", p, "clear_async")) " |"
+	print cmprow("writes per second", "M5", p, "ops")
+	print cmprow("KiB written to the device per write", "M5", p, "written_per_op")
+	print cmprow("set bit: msync(MS_SYNC) of the bitmap page (ms)", "M5", p, "set_sync")
+	print cmprow("clear bits: msync(MS_ASYNC) of the bitmap page (ms)", "M5", p, "clear_async")
 	print "| bitmap page clean after the last MS_ASYNC | " \
 		cleancell("unpatched", "M5", p, "bitmap_clean", "bitmap_clean_timeout", "bitmap_clean_limit") " | " \
 		cleancell("patched", "M5", p, "bitmap_clean", "bitmap_clean_timeout", "bitmap_clean_limit") " | - |"
@@ -500,12 +498,8 @@ END {
 			"other work, then msync(MS_SYNC) of the range")
 		print "| | unpatched | patched | ratio |"
 		print "| --- | ---: | ---: | ---: |"
-		print "| MS_SYNC after the MS_ASYNC (ms) | " cell("unpatched", "M7", p, "sync_after_async") " | " \
-			cell("patched", "M7", p, "sync_after_async") " | " \
-			ratio(get("patched", "M7", p, "sync_after_async"), get("unpatched", "M7", p, "sync_after_async")) " |"
-		print "| MS_SYNC with no MS_ASYNC before (ms) | " cell("unpatched", "M7", p, "sync_alone") " | " \
-			cell("patched", "M7", p, "sync_alone") " | " \
-			ratio(get("patched", "M7", p, "sync_alone"), get("unpatched", "M7", p, "sync_alone")) " |"
+		print cmprow("MS_SYNC after the MS_ASYNC (ms)", "M7", p, "sync_after_async")
+		print cmprow("MS_SYNC with no MS_ASYNC before (ms)", "M7", p, "sync_alone")
 		print "| the first over the second | " \
 			ratio(get("unpatched", "M7", p, "sync_after_async"), get("unpatched", "M7", p, "sync_alone")) " | " \
 			ratio(get("patched", "M7", p, "sync_after_async"), get("patched", "M7", p, "sync_alone")) " | - |"

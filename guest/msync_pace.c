@@ -109,6 +109,14 @@ static long long busy_ticks(void)
 	return v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
 }
 
+/* Store to page 0 of a file's mapping and msync(MS_ASYNC) it. */
+static void store_async(char *p, char c)
+{
+	p[0] = c;
+	if (msync(p, PAGE, MS_ASYNC))
+		printf("# msync: %s\n", strerror(errno));
+}
+
 static void judge(int n, const char *what, long long t)
 {
 	int ok = t >= EXPIRE_MS - EARLY_MS &&
@@ -174,9 +182,7 @@ int main(int argc, char **argv)
 	judge(2, "page stored to through a mapping", t[1]);
 
 	/* 3: MS_ASYNC, written (by either pass), then a plain store */
-	c[0] = 'c';
-	if (msync(c, PAGE, MS_ASYNC))
-		printf("# msync: %s\n", strerror(errno));
+	store_async(c, 'c');
 	clean_after(&c, 1, now_ms(), t);
 	printf("# 3: after MS_ASYNC the page was clean after %lld ms\n", t[0]);
 	sleep_ms(1500);
@@ -192,17 +198,13 @@ int main(int argc, char **argv)
 		printf("# pwrite: %s\n", strerror(errno));
 	(void)*(volatile char *)d;
 	sleep_ms(500);
-	e[0] = 'e';
-	if (msync(e, PAGE, MS_ASYNC))
-		printf("# msync: %s\n", strerror(errno));
+	store_async(e, 'e');
 	clean_after(&d, 1, t0, t);
 	judge(4, "page dirtied by write() beside another file's MS_ASYNC",
 	      t[0]);
 
 	/* 5: a request ended by fsync(), then a store beside a pass */
-	e[0] = 'g';
-	if (msync(e, PAGE, MS_ASYNC))
-		printf("# msync: %s\n", strerror(errno));
+	store_async(e, 'g');
 	sleep_ms(200);		/* that pass under way: the next is due later */
 	c[0] = 'g';
 	if (msync(c, PAGE, MS_ASYNC) || fsync(fc))
@@ -211,22 +213,16 @@ int main(int argc, char **argv)
 	t0 = now_ms();
 	c[0] = '5';
 	sleep_ms(500);
-	e[0] = 'f';
-	if (msync(e, PAGE, MS_ASYNC))
-		printf("# msync: %s\n", strerror(errno));
+	store_async(e, 'f');
 	clean_after(&c, 1, t0, t);
 	judge(5, "file whose MS_ASYNC ended at fsync(), stored to again beside another file's MS_ASYNC",
 	      t[0]);
 
 	/* 6: a request that waits for its turn, and the CPUs meanwhile */
 	sleep_ms(2 * INTERVAL_MS);
-	e[0] = 'h';
-	if (msync(e, PAGE, MS_ASYNC))
-		printf("# msync: %s\n", strerror(errno));
+	store_async(e, 'h');
 	sleep_ms(100);
-	e[0] = 'i';
-	if (msync(e, PAGE, MS_ASYNC))
-		printf("# msync: %s\n", strerror(errno));
+	store_async(e, 'i');
 	{
 		long long b0 = busy_ticks(), t1 = now_ms(), b1, pct;
 		long hz = sysconf(_SC_CLK_TCK);
