@@ -291,7 +291,9 @@ run_planted() {
 #   caller: MS_ASYNC writes in the caller, sleeping in the request queue of
 #           a congested device: async (d) must fail (soon and stream may:
 #           it writes at every call, at once; two_files may: it writes
-#           the range, not the whole file).
+#           the range, not the whole file; no_pin may: the range is
+#           written when the call returns, and no_pin's premise, its
+#           writeback pending at close, does not hold).
 #   noretry: no pass for the pages an MS_ASYNC pass skipped because they
 #           were under writeback (stored to again after submission):
 #           redirty must fail on ext2 (no ->page_mkwrite: the page is
@@ -342,7 +344,7 @@ selftest_variants() {
 	planted fsync "ext4 ext2" datasync "\(a\) timestamp-only change" "$SYNC_CASES" \
 		"datasync (fdatasync semantics) fails"
 	planted caller ext4 async "\(d\) .*msync returned 0, device had completed" \
-		"two_files redirty fair soon stream" "async (MS_ASYNC does not wait) fails"
+		"two_files redirty fair no_pin soon stream" "async (MS_ASYNC does not wait) fails"
 	planted noretry ext2 redirty "second msync\(MS_ASYNC\) .*range clean after 8000 ms" \
 		"" "redirty (a page stored to under writeback) fails"
 	planted whole ext2 fair "1 page of another file, MS_ASYNC\) returned 0; clean after 9000 ms" "" \
