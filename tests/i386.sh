@@ -54,10 +54,12 @@ if i386_build i386-patched series; then
 	BOOTED=1 JUDGE_FS=$I386_FS judge i386-patched "all $SELFTEST_CASES cases ok (on file systems, $RAW_ONLY skips)" 0 \
 		"$CASES" ""
 	if [ $i386_ulong = 1 ]; then
+		# async_error may fail too: its failing page lies past 4 GiB
+		# of the raw disk, where ulong's MS_SYNC does not reach.
 		BOOTED=1 JUDGE_FS=$I386_FS ONE_OF=high_offset \
 			FAIL_RE="mapping at 4 GiB: range, pages 8-11: 0 of 4" \
 			judge i386-ulong "high_offset (mapping at 4 GiB) fails" "" \
-			"$(tr ' ' '\n' <<<"$CASES" | grep -vx high_offset)" ""
+			"$(tr ' ' '\n' <<<"$CASES" | grep -vxE 'high_offset|async_error')" ""
 	fi
 fi
 if [ "${I386_UNPATCHED:-0}" = 1 ] && i386_build i386-unpatched base; then
