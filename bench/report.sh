@@ -102,11 +102,12 @@ done
 
 # the plot
 if command -v gnuplot >/dev/null 2>&1; then
-	if grep -q pngcairo <<<"$(gnuplot -e 'set terminal' 2>&1)"; then
-		term=pngcairo
-	else
-		term=png
-	fi
+	# (a whole list read into a variable: grep -q on a pipe may leave
+	# gnuplot writing into a closed pipe)
+	case $(gnuplot -e 'set terminal' 2>&1 || :) in
+	*pngcairo*) term=pngcairo ;;
+	*) term=png ;;
+	esac
 	gnuplot -e "outdir='$out'; term='$term'" "$here/bench.gp"
 	echo "report.sh: wrote $out/bench.csv $out/bench.md $out/bench.png" >&2
 else
