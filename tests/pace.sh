@@ -10,8 +10,11 @@
 # must fail their check, on ext2: nokupdate (no periodic pass unless
 # MS_ASYNC asked for one) check 1, stale (a request outlives the file's
 # clean state) check 5, spin (the flusher polls for an MS_ASYNC pass's
-# turn instead of sleeping) check 6, the CPU time while a request waits.  Sourced by tests/run.sh (and tests/run-6.12.sh,
-# with PACE_KERNELS and no PACE_PLANTED).
+# turn instead of sleeping) check 6, the CPU time while a request waits.
+# Sourced by tests/run.sh.  Not on 6.12 yet: there both kernels write a
+# page dirtied at t0 about a second after it (checks 1-5 fail alike on
+# unpatched and patched 6.12), which this group's premise (written at
+# the expire time) does not describe.
 # shellcheck shell=bash
 
 PACE_CHECKS=6
