@@ -6,7 +6,7 @@
 # pass, not before the expire time and by expire + interval; and the
 # CPUs idle while an MS_ASYNC request waits for its turn.  The same
 # on both kernels: patch 2 lives in fs/fs-writeback.c, on the path of
-# every dirty page.  Two planted faults (tests/variants/planted.patch)
+# every dirty page.  Three planted faults (tests/variants/planted.patch)
 # must fail their check, on ext2: nokupdate (no periodic pass unless
 # MS_ASYNC asked for one) check 1, stale (a request outlives the file's
 # clean state) check 5, spin (the flusher polls for an MS_ASYNC pass's
