@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # guest.sh NAME RUN: boot build/o-NAME's kernel with the guest initramfs
 # and scratch disks, running RUN (selftest, bench, bench-quick, shell, ...)
-# in the guest.  The console goes to out/NAME-RUN.log; the guest's own
-# lines are printed.  Exit status: 1 if a scratch file system is left
-# inconsistent (e2fsck -fn), else that of verdict.sh (VERDICT=--sane only
-# checks that the guest ran to the end without a kernel error).
+# in the guest.  The console goes to out/NAME-RUN.log (with RUN_TAG, to
+# out/NAME-RUN$RUN_TAG.log); the guest's own lines are printed.  Exit
+# status: 1 if a scratch file system is left inconsistent (e2fsck -fn),
+# else that of verdict.sh (VERDICT=--sane only checks that the guest ran
+# to the end without a kernel error).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,10 +32,12 @@ if grep -qx CONFIG_X86_32=y "$BUILD_DIR/o-$name/.config" 2>/dev/null; then
 	export QEMU_SYSTEM=${QEMU_SYSTEM:-qemu-system-i386}
 fi
 export INITRD=${INITRD:-$BUILD_DIR/guest/initramfs.cpio.gz}
-export LOG=$OUT_DIR/$name-$run.log
+# RUN_TAG: a suffix of the console log's and the scratch images' names,
+# for two boots of one kernel and run at once.
+export LOG=$OUT_DIR/$name-$run${RUN_TAG:-}.log
 # Scratch images of this kernel and run (two runs of one kernel may boot
 # at once).
-rundir=$BUILD_DIR/run-$name-$run
+rundir=$BUILD_DIR/run-$name-$run${RUN_TAG:-}
 disks=""
 imgs=$("$TOP/scripts/disks.sh" "$rundir" $FSLIST) || exit 1
 for img in $imgs; do

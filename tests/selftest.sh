@@ -54,6 +54,34 @@ run_selftest() {
 	echo $rc >"$TESTS_LOG/selftest-$1.rc"
 }
 
+# run_selftest_halves NAME DISKS: run_selftest as two guests at once, the
+# first half of DISKS in one and the rest in the other (the cases mostly
+# wait for their throttled disk), their console logs and outputs joined
+# into what run_selftest leaves; the status is the first non-zero one.
+run_selftest_halves() {
+	local k=$1 half rc=0 r pids=() parts
+	read -ra parts <<<"$2"
+	local n=$(( (${#parts[@]} + 1) / 2 ))
+	rm -f "$TESTS_LOG/selftest-$k.rc"
+	for half in 1 2; do
+		if [ $half = 1 ]; then set -- "${parts[@]:0:n}"; else set -- "${parts[@]:n}"; fi
+		VERDICT=--sane TIMEOUT=${SELFTEST_TIMEOUT:-600} FSLIST="$*" \
+			RUN_TAG=-$half scripts/guest.sh "$k" selftest \
+			>"$TESTS_LOG/selftest-$k-$half.out" 2>&1 &
+		pids+=($!)
+	done
+	for half in 1 2; do
+		r=0
+		wait "${pids[half - 1]}" || r=$?
+		[ $rc != 0 ] || rc=$r
+	done
+	cat "$OUT_DIR/$k-selftest-1.log" "$OUT_DIR/$k-selftest-2.log" \
+		>"$OUT_DIR/$k-selftest.log" 2>/dev/null || true
+	cat "$TESTS_LOG/selftest-$k-1.out" "$TESTS_LOG/selftest-$k-2.out" \
+		>"$TESTS_LOG/selftest-$k.out"
+	echo $rc >"$TESTS_LOG/selftest-$k.rc"
+}
+
 # boot_selftest NAME: one boot of kernel NAME running the selftest on
 # every disk of JUDGE_FS (unless BOOTED, when run_selftest has done it);
 # the guest must run to the end without a kernel error.
