@@ -701,6 +701,9 @@ static void m1_m2(struct fsctx *fs)
 /* ------------------------------------------------------------------ */
 /* M3: MS_ASYNC of a dirty range on an idle device                      */
 
+/* Seconds between M3's calls: more than patch 2's WRITE_SOON_MSECS */
+#define M3_SPACING_S	1.25
+
 static void m3(struct fsctx *fs)
 {
 	size_t fsize = C->m3_file_mib * MIB;
@@ -714,6 +717,7 @@ static void m3(struct fsctx *fs)
 	char *p, param[32];
 	struct reps r;
 	struct summary sc, scl, so, sk;
+	double last_call = 0;
 
 	printf("# M3: msync(MS_ASYNC) of %lu MiB at offset %lu MiB of a "
 	       "fully dirty %lu MiB file, idle device\n", C->m3_len_mib,
@@ -729,7 +733,15 @@ static void m3(struct fsctx *fs)
 
 		dirty_pages(p, npages, ++seq);
 		s0 = settle(fs);
+		/*
+		 * Each call isolated: no MS_ASYNC pass on the device in the
+		 * last second (WRITE_SOON_MSECS), which the previous
+		 * repetition's call started.
+		 */
+		if (last_call > 0 && now_s() - last_call < M3_SPACING_S)
+			sleep_s(M3_SPACING_S - (now_s() - last_call));
 		t0 = now_s();
+		last_call = t0;
 		if (msync(p + rp0 * PAGE, rpn * PAGE, MS_ASYNC))
 			die("msync MS_ASYNC");
 		t1 = now_s();
