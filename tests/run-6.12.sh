@@ -15,6 +15,8 @@
 #     in clean_map, MS_ASYNC of a file read but never written.  (v3.5's noretry is not caught on 6.12: in redirty
 #     the page's write completes before the second store, so the second
 #     MS_ASYNC finds a plain dirty page and asks for a new pass.)
+#   - programs that never call MS_ASYNC keep the flusher's pace on both
+#     (tests/pace.sh);
 #   - the man-pages patch applies to Debian's msync(2) and renders.
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
@@ -94,7 +96,7 @@ seen612() {
 	return 1
 }
 
-echo "[1/5] checking packages, preparing linux-6.12... (at $(( $(date +%s) - started )) s)"
+echo "[1/6] checking packages, preparing linux-6.12... (at $(( $(date +%s) - started )) s)"
 expect_ok "packages installed (linux-source-6.12)" scripts/deps.sh 6.12
 expect_ok "linux-6.12: Debian's source, verified, with patches-6.12/" \
 	scripts/tree-6.12.sh
@@ -135,7 +137,7 @@ CHANGED_612="async two_files repeat async_error redirty fair soon stream sync_ra
 SKIP_ON="$SKIP_ON ext4:huge_offset ext3:huge_offset ext2:huge_offset raw:huge_offset"
 ANY_ON="ext2:datasync ext4:fair ext3:fair ext3:sync_race"
 
-echo "[2/5] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
+echo "[2/6] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
 # Its selftest boots in the background while the patched kernel builds
 # (its MS_ASYNC cases mostly wait out their deadlines); judged after.
 unpatched612=0
@@ -144,7 +146,7 @@ if build612 6.12-unpatched base; then
 	unpatched612=1
 fi
 
-echo "[3/5] linux-6.12 with the port: every case passes... (at $(( $(date +%s) - started )) s)"
+echo "[3/6] linux-6.12 with the port: every case passes... (at $(( $(date +%s) - started )) s)"
 # In the unpatched kernel's object directory: what the port changes.  Its
 # selftest boots as two guests (ext4 ext3, ext2 raw) beside the end of the
 # unpatched one.
@@ -164,7 +166,12 @@ if [ $patched612 = 1 ]; then
 		"" "$CASES" ""
 fi
 
-echo "[4/5] planted kernels on 6.12... (at $(( $(date +%s) - started )) s)"
+echo "[4/6] programs that never call MS_ASYNC keep the flusher's pace... (at $(( $(date +%s) - started )) s)"
+if [ $unpatched612 = 1 ] && [ $patched612 = 1 ]; then
+	PACE_KERNELS="6.12-unpatched 6.12-patched" PACE_PLANTED= . tests/pace.sh
+fi
+
+echo "[5/6] planted kernels on 6.12... (at $(( $(date +%s) - started )) s)"
 # One build; nowait and fileinode boot in the background while
 # lookupfirst oopses.
 if planted612; then
@@ -201,7 +208,7 @@ if planted612; then
 	fi
 fi
 
-echo "[5/5] the man-pages patch to msync(2)... (at $(( $(date +%s) - started )) s)"
+echo "[6/6] the man-pages patch to msync(2)... (at $(( $(date +%s) - started )) s)"
 if scripts/manpage.sh >"$TESTS_LOG/manpage.log" 2>&1 &&
    grep -q "starts writing" "$OUT_DIR/msync.2.txt" &&
    grep -q "up to and including Linux 6.12" "$OUT_DIR/msync.2.txt"; then
