@@ -108,10 +108,8 @@ expect_fail "config option with an unmet dependency is named" \
 # window; one whose init hangs is killed 10 s after its last line, which
 # the error names with the console log; TIMEOUT still caps any guest.
 # The long guest boots in the background, beside the others in turn.
-( rc=0
-  env SILENCE=10 FSLIST=ext2 APPEND=msync.arg=40 OUT_DIR="$tmp" RUN_TAG=-long \
-	"$TOP/scripts/guest.sh" unpatched chatty >"$tmp/chatty-long.out" 2>&1 || rc=$?
-  echo $rc >"$tmp/chatty-long.rc" ) &
+guest_boot unpatched chatty SILENCE=10 FSLIST=ext2 APPEND=msync.arg=40 \
+	OUT_DIR="$tmp" RUN_TAG=-long &
 chatty_long=$!
 expect_fail "a silent guest is killed by the watchdog" \
 	"printed nothing for 10s.*last line: msync-guest: hanging on purpose" \
@@ -129,7 +127,7 @@ expect_fail "panicking guest is a failure" "FAIL: kernel error" \
 	env TIMEOUT=60 FSLIST=ext2 OUT_DIR="$tmp" "$TOP/scripts/guest.sh" unpatched panic
 wait $chatty_long || true
 expect_ok "a guest that keeps printing outlives the silence window" \
-	sh -c 'cat "$1"; exit "$(cat "$2")"' sh "$tmp/chatty-long.out" "$tmp/chatty-long.rc"
+	sh -c 'cat "$1"; exit "$(cat "$1.rc")"' sh "$TESTS_LOG/chatty-unpatched.out"
 
 # An oops in the log fails the verdict even if every result says exit=0.
 printf '%s\n' 'msync-guest: run selftest ext4' 'ok 1 - x' \

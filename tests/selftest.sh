@@ -48,10 +48,16 @@ case_result() {
 run_selftest() {
 	local rc=0
 	rm -f "$TESTS_LOG/selftest-$1.rc"
-	VERDICT=--sane TIMEOUT=${SELFTEST_TIMEOUT:-600} FSLIST="$2" \
-		scripts/guest.sh "$1" selftest >"$TESTS_LOG/selftest-$1.out" 2>&1 ||
-		rc=$?
+	selftest_guest "$1" "$2" "$TESTS_LOG/selftest-$1.out" || rc=$?
 	echo $rc >"$TESTS_LOG/selftest-$1.rc"
+}
+
+# selftest_guest NAME DISKS OUT [TAG]: one guest of kernel NAME running
+# the selftest on DISKS, its output in OUT; TAG (RUN_TAG) gives it a
+# console log and scratch images of its own.
+selftest_guest() {
+	VERDICT=--sane TIMEOUT=${SELFTEST_TIMEOUT:-600} FSLIST="$2" \
+		RUN_TAG=${4:-} scripts/guest.sh "$1" selftest >"$3" 2>&1
 }
 
 # run_selftest_halves NAME DISKS: run_selftest as two guests at once, the
@@ -63,13 +69,10 @@ run_selftest_halves() {
 	read -ra parts <<<"$2"
 	local n=$(( (${#parts[@]} + 1) / 2 ))
 	rm -f "$TESTS_LOG/selftest-$k.rc"
-	for half in 1 2; do
-		if [ $half = 1 ]; then set -- "${parts[@]:0:n}"; else set -- "${parts[@]:n}"; fi
-		VERDICT=--sane TIMEOUT=${SELFTEST_TIMEOUT:-600} FSLIST="$*" \
-			RUN_TAG=-$half scripts/guest.sh "$k" selftest \
-			>"$TESTS_LOG/selftest-$k-$half.out" 2>&1 &
-		pids+=($!)
-	done
+	selftest_guest "$k" "${parts[*]:0:n}" "$TESTS_LOG/selftest-$k-1.out" -1 &
+	pids+=($!)
+	selftest_guest "$k" "${parts[*]:n}" "$TESTS_LOG/selftest-$k-2.out" -2 &
+	pids+=($!)
 	for half in 1 2; do
 		r=0
 		wait "${pids[half - 1]}" || r=$?
