@@ -161,6 +161,33 @@ race_selftest_judge() {
 	done
 }
 
+# race_leak: the planted kernel's fault 'leak' (MS_ASYNC takes a
+# reference to the file and never puts it), a short stress on ext2 beside
+# the debug guests: the census after the run must fail, umount refused
+# and the struct files kept.  It shows that the census, which the series
+# passes, sees a file that outlives its last close().
+race_leak_boot() {
+	env FSLIST=ext2 THROTTLE_BPS= EIO_SECTOR= MEM=512 TIMEOUT=240 \
+		APPEND="slub_nomerge msync.arg=10:$RACE_SEED:patched:end" \
+		scripts/guest.sh leak race >"$TESTS_LOG/race-leak.out" 2>&1 || true
+}
+race_leak_judge() {
+	local log=$OUT_DIR/leak-race.log line
+	local title="leak: a file reference MS_ASYNC never puts fails the race census (umount EBUSY, files kept)"
+	line=$(grep -m 1 '^msync-guest: result race ext2 ' "$TESTS_LOG/race-leak.out" || true)
+	if ! plant_seen leak "$log"; then
+		fail "$title" "its console does not say" \
+			"msync: test-only fault 'leak' planted" "console log: $log"
+	elif [[ $line == *"umount EBUSY"* ]] &&
+	     [[ $line == *" files "* || $line == *"file-nr "* ]]; then
+		pass "$title"
+	else
+		fail "$title" "ext2: ${line:-no result line}" "console log: $log"
+	fi
+	grep -E '^# race ext2: files' "$TESTS_LOG/race-leak.out" |
+		sed 's/^# race /       leak: /' || true
+}
+
 # The two stress runs go in parallel (RACE_PARALLEL=0: one after the
 # other): each is RACE_SECONDS of wall time, and on 2 cores in parallel
 # each does about half the operations, which are printed.
@@ -170,6 +197,8 @@ race_build debug series && race_ok="$race_ok debug"
 if [ "${RACE_CONTROL:-0}" = 1 ]; then
 	race_build debug-unpatched base && race_ok="$race_ok debug-unpatched"
 fi
+race_leak=0
+build_planted && race_leak=1
 race_t0=$SECONDS
 case " $race_ok " in *" debug "*)
 	[ -z "$RACE_SELFTEST_FS" ] || boot_bg race_selftest_boot ;;
@@ -183,10 +212,12 @@ for race_k in $race_ok; do
 		race_boot $race_k $race_kind
 	fi
 done
+[ $race_leak = 0 ] || boot_bg race_leak_boot
 wait
 for race_k in $race_ok; do
 	race_judge $race_k $((SECONDS - race_t0))
 done
+[ $race_leak = 0 ] || race_leak_judge
 case " $race_ok " in *" debug "*)
 	[ -z "$RACE_SELFTEST_FS" ] || race_selftest_judge
 	if scripts/variant.sh mmapsem >"$TESTS_LOG/race-variant.log" 2>&1; then
