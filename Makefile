@@ -10,7 +10,7 @@ DL_DIR ?= $(CURDIR)/dl
 export DL_DIR
 
 .PHONY: help deps fetch tree tree-reset build build-unpatched build-patched \
-	initramfs run check check-6.12 torture boot export series bench results \
+	initramfs run check check-6.12 check-all torture boot export series bench results \
 	clean distclean
 
 help:
@@ -18,6 +18,7 @@ help:
 	@echo 'make check      the whole test suite; ends with "N passed, N failed"'
 	@echo '                T="crash race", or tests/run.sh crash race: only those groups'
 	@echo 'make check-6.12 the selftest and the MS_ASYNC port on Debian'"'"'s linux-source-6.12'
+	@echo 'make check-all  check, then check-6.12, its kernels built beside check at idle priority (what CI runs)'
 	@echo 'make torture    the long runs (a million fuzzed msync() calls, 200 crash-checked syncs per fs and kernel)'
 	@echo 'make tree       build/linux: v3.5 + fixes/ (tag base) + patches/ (branch series)'
 	@echo 'make tree-reset drop unexported commits in build/linux, rebuild it from patches/'
@@ -76,6 +77,9 @@ check:
 
 check-6.12:
 	@tests/run-6.12.sh
+
+check-all:
+	@tests/check-all.sh
 
 torture:
 	@tests/torture.sh
