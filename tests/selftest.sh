@@ -359,7 +359,10 @@ run_planted() {
 #           no_pin must fail.  soon and stream may (the range is written
 #           at every call, besides the flusher's passes), and so may
 #           async_error (the worker's wait collects the write error that
-#           the next MS_SYNC must report).
+#           the next MS_SYNC must report), and huge_offset (the worker of
+#           its MS_ASYNC at one offset may write while the MS_SYNC at the
+#           next is measured: 64 KiB beyond its range, seen on ext4 on
+#           2026-12-06).
 # Each planted kernel boots only with the disks its fault shows on.
 # The MS_SYNC cases, and how one of them fails on a kernel whose MS_SYNC
 # does not wait for its range (nowait, on v3.5 and on 6.12).
@@ -397,6 +400,6 @@ selftest_variants() {
 	planted rearm ext2 late_request "the small one [0-9]+ ms after it \(bound" "" \
 		"late_request (a request during a long pass served after it) fails"
 	planted pin "ext4 raw" no_pin "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
-		"soon stream async_error" "no_pin (nothing holds the file) fails"
+		"soon stream async_error huge_offset" "no_pin (nothing holds the file) fails"
 	run_planted
 }
