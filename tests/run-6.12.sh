@@ -88,7 +88,7 @@ echo "[2/6] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at
 # (its MS_ASYNC cases mostly wait out their deadlines); judged after.
 unpatched612=0
 if build612 6.12-unpatched base; then
-	boot_bg run_selftest 6.12-unpatched "$JUDGE_FS"
+	boot_bg run_selftest_halves 6.12-unpatched "$JUDGE_FS"
 	unpatched612=1
 fi
 
