@@ -21,11 +21,6 @@ arch=${GUEST_ARCH:-x86_64}
 mkdir -p "$OUT_DIR"
 
 want=$(git -C "$TREE" rev-parse "$rev^{commit}") || die "no revision $rev in $TREE"
-# One build at a time per worktree: a kernel built ahead in the background
-# (tests/run.sh) and a group's own build take turns.
-mkdir -p "$BUILD_DIR"
-exec 9>"$src.lock"
-flock 9
 if ! [ -e "$src/.git" ] || ! git -C "$src" rev-parse -q HEAD >/dev/null 2>&1; then
 	rm -rf "$src"
 	git -C "$TREE" worktree prune

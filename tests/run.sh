@@ -124,21 +124,6 @@ if want unpatched; then
 	echo "       the selftest on the unpatched kernel:"
 	BOOTED=1 selftest_unpatched
 fi
-# The race group's debug kernel and the i386 kernel are built from here
-# on at idle priority (tests/prebuild.sh), beside the variants and pace
-# groups, whose guests leave the cores mostly idle.  In a session of its
-# own, out of the jobs that boot_bg counts and wait waits for; stopped if
-# the run ends first.
-prebuild=""
-want race && prebuild=debug
-want i386 && prebuild="$prebuild i386-patched"
-if [ -n "$prebuild" ]; then
-	rm -f "$TESTS_LOG/prebuild.pid"
-	# shellcheck disable=SC2086
-	setsid -f tests/prebuild.sh $prebuild >"$TESTS_LOG/prebuild.log" 2>&1
-	trap 'pid=$(cat "$TESTS_LOG/prebuild.pid" 2>/dev/null) &&
-	      pkill -s "$pid" 2>/dev/null; true' EXIT
-fi
 group variants "running the selftest on test-only broken kernels (expected failures)" \
 	selftest_variants
 group pace "programs that never call MS_ASYNC keep the flusher's pace (both kernels)" \
