@@ -18,7 +18,7 @@ prebuild_log=$OUT_DIR/prebuild-6.12.log
 # In a session of its own, so that an interrupted run stops its make too
 setsid chrt --idle 0 nice -n 19 tests/prebuild-6.12.sh >"$prebuild_log" 2>&1 &
 prebuild=$!
-trap 'kill -- -$prebuild 2>/dev/null || true' EXIT
+trap 'kill -- -$prebuild 2>/dev/null; kill -CONT -- -$prebuild 2>/dev/null || true' EXIT
 
 # run NAME SCRIPT: one suite, its output shown and kept; its totals added.
 passed=0 failed=0
@@ -35,7 +35,7 @@ run() {
 	fi
 }
 
-run check tests/run.sh
+PREBUILD_PGID=$prebuild run check tests/run.sh
 t=$(date +%s)
 if wait $prebuild; then
 	echo "check-all: the 6.12 kernels built beside make check" \
