@@ -84,8 +84,9 @@ SKIP_ON="$SKIP_ON ext4:huge_offset ext3:huge_offset ext2:huge_offset raw:huge_of
 ANY_ON="ext2:datasync ext4:fair ext3:fair ext4:sync_race ext3:sync_race"
 
 echo "[2/6] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
-# Its selftest boots in the background while the patched kernel builds
-# (its MS_ASYNC cases mostly wait out their deadlines); judged after.
+# Its selftest boots in the background, as two guests (ext4 ext3, ext2
+# raw), while the patched kernel builds (its MS_ASYNC cases mostly wait
+# out their deadlines); judged after.
 unpatched612=0
 if build612 6.12-unpatched base; then
 	boot_bg run_selftest_halves 6.12-unpatched "$JUDGE_FS"
