@@ -10,6 +10,7 @@
 # and tests/torture.sh, after tests/selftest.sh.
 # shellcheck shell=bash
 
+I386_FRAGMENTS="$TOP/config/msync.config $TOP/config/i386.config"
 # huge_offset maps file offsets near 2^63, which a 32-bit kernel cannot.
 SKIP_ON="$SKIP_ON ext4:huge_offset ext3:huge_offset ext2:huge_offset raw:huge_offset"
 

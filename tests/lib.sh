@@ -6,10 +6,6 @@
 TESTS_LOG=${TESTS_LOG:-$OUT_DIR/tests}
 mkdir -p "$TESTS_LOG"
 PASSED=${PASSED:-0}
-# The configurations of the race group's debug kernels and of the i386
-# kernels (config.sh merges them in order).
-DEBUG_FRAGMENTS="$TOP/config/msync.config $TOP/config/debug.config"
-I386_FRAGMENTS="$TOP/config/msync.config $TOP/config/i386.config"
 FAILED=${FAILED:-0}
 
 pass() {

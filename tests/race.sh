@@ -30,6 +30,7 @@
 RACE_SECONDS=${RACE_SECONDS:-60}
 RACE_SEED=${RACE_SEED:-$(date +%s)}
 RACE_BPS=${RACE_BPS:-4194304}
+race_frag="$TOP/config/msync.config $TOP/config/debug.config"
 race_disks="ext4 ext3 ext2 raw ext4-sat"
 race_secs=$((RACE_SECONDS / 5))
 [ $race_secs -ge 1 ] || race_secs=1
@@ -44,7 +45,7 @@ race_hung=$KERNEL_HUNG_RE
 # race_build NAME REV [FROM]: build a debug kernel; 0 if it built.
 race_build() {
 	local t0=$SECONDS log=$TESTS_LOG/race-build-$1.log
-	if CONFIG_FRAGMENT="$DEBUG_FRAGMENTS" scripts/build.sh "$@" >"$log" 2>&1; then
+	if CONFIG_FRAGMENT="$race_frag" scripts/build.sh "$@" >"$log" 2>&1; then
 		pass "debug kernel $1 builds ($2)"
 		echo "       $1: built in $((SECONDS - t0)) s, bzImage $(stat -c %s "$BUILD_DIR/o-$1/arch/x86/boot/bzImage") bytes"
 		return 0
