@@ -35,6 +35,8 @@ for k in $kernels; do
 	[ -n "${LMDB_NO_BUILD:-}" ] && continue
 	step "[$n/$total]" "building linux-3.5 ($k)"
 	case $k in
+	6.12-*) [ -f "$BUILD_DIR/o-$k/arch/x86/boot/bzImage" ] ||
+		die "no $k kernel: make bench or make check-6.12 builds it" ;;
 	unpatched) scripts/build.sh unpatched base ;;
 	patched) scripts/build.sh patched series ;;
 	*) scripts/variant.sh "$k"

@@ -8,15 +8,17 @@
 # "=== END" is read).  Writes <outdir>/bench.csv, then from it alone
 # (bench/tables.sh) <outdir>/bench.md, the plot data
 # <outdir>/bench_plot_*.dat and, with gnuplot, <outdir>/bench.png (plot
-# script: bench.gp beside this file).  An <outdir>/bench-lmdb.csv there
-# (bench/lmdb.sh) adds its table to bench.md.
+# script: bench.gp beside this file).  An <outdir>/bench-lmdb.csv and
+# bench-lmdb-6.12.csv there (bench/lmdb.sh) add their tables to bench.md.
 #
 # M1-M5 compare unpatched and patched.  Further kernels, given as
 # name=file (e.g. aprime=out/aprime-bench.log v4=out/v4-bench.log, the
 # other MS_ASYNC designs of patch 2), appear only in the design
 # comparison section (M3, M4 ms_async, M6), beside unpatched and patched;
 # i386-unpatched=file and i386-patched=file (an M1-only run of the i386
-# kernels) only as i386 rows of the M1 table.
+# kernels) only as i386 rows of the M1 table; 6.12-unpatched=file and
+# 6.12-patched=file (an M3 and M7 run of the 6.12 kernels) only in
+# tables of their own.
 set -eu
 
 if [ $# -lt 3 ]; then
@@ -31,20 +33,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 for f in "$unp" "$pat"; do
 	[ -r "$f" ] || { echo "report.sh: cannot read $f" >&2; exit 1; }
 done
-# the extra kernels: names and files, in the order given
+# the extra kernels: names and files, in the order given; own_names: the
+# i386 and 6.12 kernels, not in the design comparison
 extra_names=""
-i386_names=""
+own_names=""
 for a in "$@"; do
 	n=${a%%=*}
 	f=${a#*=}
 	case $n in
-	''|*[!a-z0-9_-]*|unpatched|patched|"$a")
-		echo "report.sh: bad extra kernel '$a' (want name=file, name in [a-z0-9_-])" >&2
+	''|*[!a-z0-9_.-]*|unpatched|patched|"$a")
+		echo "report.sh: bad extra kernel '$a' (want name=file, name in [a-z0-9_.-])" >&2
 		exit 2 ;;
 	esac
 	[ -r "$f" ] || { echo "report.sh: cannot read $f" >&2; exit 1; }
 	case $n in
-	i386-*) i386_names="$i386_names $n" ;;
+	i386-*|6.12-*) own_names="$own_names $n" ;;
 	*) extra_names="$extra_names $n" ;;
 	esac
 done
@@ -70,7 +73,7 @@ for a in "$@"; do
 	extract "${a#*=}" >"$tmp/${a%%=*}"
 done
 kernels="unpatched patched$extra_names"
-for k in $kernels $i386_names; do
+for k in $kernels $own_names; do
 	if ! grep -q '^csv,' "$tmp/$k"; then
 		echo "report.sh: no csv lines in the $k output" >&2
 		exit 1
@@ -81,7 +84,7 @@ done
 # "kernel,meta,KEY,VALUE" (commas in VALUE become semicolons)
 {
 	echo "kernel,measurement,param,metric,median,min,max,unit,n"
-	for k in $kernels $i386_names; do
+	for k in $kernels $own_names; do
 		awk -v k="$k" '
 			/^meta,/ { v = $0; sub(/^meta,[^,]*,/, "", v); gsub(/,/, ";", v)
 				split($0, f, ","); print k ",meta," f[2] "," v; next }
@@ -97,6 +100,10 @@ done
 	if [ -r "$out/bench-lmdb.csv" ]; then
 		printf '\n## LMDB: a commit loop, MDB_MAPASYNC (MS_ASYNC) and MS_SYNC\n\n'
 		"$here/tables.sh" "$out" lmdb
+	fi
+	if [ -r "$out/bench-lmdb-6.12.csv" ]; then
+		printf '\n## LMDB on Linux 6.12\n\n'
+		"$here/tables.sh" "$out" lmdb-6.12
 	fi
 } >"$out/bench.md"
 

@@ -121,7 +121,7 @@ case $mode in
 expand) [ $# = 2 ] || die "usage: $0 expand FILE"; expand "$2"; exit ;;
 save)
 	# One run, whole: make bench's csv files and its source note, and
-	# the 6.12 LMDB csv only if it was made after that run began.
+	# the 6.12 LMDB csv if that run made one (it removes an older one).
 	for f in bench.csv bench-lmdb.csv bench-source.txt; do
 		[ -f "$OUT_DIR/$f" ] ||
 			die "no $OUT_DIR/$f: run 'make bench' (with LMDB) first"
@@ -130,7 +130,7 @@ save)
 	rm -f "$RESULTS"/bench*.csv "$RESULTS/bench-source.txt"
 	cp "$OUT_DIR"/bench.csv "$OUT_DIR"/bench-lmdb.csv "$OUT_DIR"/bench-source.txt "$RESULTS/"
 	f=$OUT_DIR/bench-lmdb-6.12.csv
-	[ ! "$f" -nt "$OUT_DIR/bench.csv" ] || cp "$f" "$RESULTS/"
+	[ ! -f "$f" ] || cp "$f" "$RESULTS/"
 	mode=update ;;
 update|check) ;;
 *) die "usage: $0 save|update|check|expand FILE" ;;

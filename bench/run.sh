@@ -10,8 +10,11 @@
 # out/bench.md, bench.csv and bench.png: M1-M5 compare unpatched and
 # patched; the design comparison shows M3, M4 ms_async and M6 for all
 # five.  M1 also runs on the i386 kernels (unpatched and patched): its
-# i386 rows.  Last, bench/lmdb.sh: LMDB, the real MS_ASYNC user, on the
-# same kernels and the delay variants (out/bench-lmdb.md).
+# i386 rows; M3 and M7 on Debian's Linux 6.12, unpatched and with
+# patches-6.12/ (the kernels of make check-6.12, built once for both):
+# their own tables.  Last, bench/lmdb.sh: LMDB, the real MS_ASYNC user,
+# on the same kernels and the delay variants (out/bench-lmdb.md), and on
+# the 6.12 kernels (out/bench-lmdb-6.12.md).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
@@ -23,7 +26,8 @@ export TIMEOUT=${BENCH_TIMEOUT:-900}
 # adds: all built first, v4 and dfixed last (they change
 # include/linux/fs.h, which the variants built after them in the one
 # worktree would all recompile).
-kernels=${BENCH_KERNELS:-unpatched patched aprime v4 dfixed i386-unpatched i386-patched}
+kernels=${BENCH_KERNELS:-unpatched patched aprime v4 dfixed i386-unpatched i386-patched 6.12-unpatched 6.12-patched}
+k612=$(echo $kernels | tr ' ' '\n' | grep '^6\.12-' | paste -sd ' ' || :)
 # LMDB=0: no LMDB step (and no delay variants to build).
 lmdb_only="delay0 delay10 delay100 delay500"
 [ "${LMDB:-1}" = 0 ] && lmdb_only=""
@@ -32,8 +36,8 @@ builds=$(echo $kernels $lmdb_only | tr ' ' '\n' | grep -vx 'v4\|dfixed' | paste 
 builds="$builds${late:+ $late}"
 rev_of() {
 	case $1 in
-	unpatched|i386-unpatched) echo base ;;
-	patched|i386-patched) echo series ;;
+	unpatched|i386-unpatched|6.12-unpatched) echo base ;;
+	patched|i386-patched|6.12-patched) echo series ;;
 	*) echo "variant-$1" ;;
 	esac
 }
@@ -41,7 +45,14 @@ what_of() {
 	case $1 in
 	unpatched|patched) echo "$1" ;;
 	i386-*) echo "${1#i386-}, i386" ;;
+	6.12-*) echo "${1#6.12-}, 6.12" ;;
 	*) echo "$1 variant" ;;
+	esac
+}
+version_of() {
+	case $1 in
+	6.12-*) echo 6.12 ;;
+	*) echo 3.5 ;;
 	esac
 }
 i386_env() {
@@ -64,12 +75,22 @@ step "[$n/$total]" "checking packages and preparing the tree"
 scripts/deps.sh
 scripts/fetch.sh >/dev/null
 scripts/tree.sh
+if [ -n "$k612" ]; then
+	scripts/deps.sh 6.12
+	scripts/tree-6.12.sh >/dev/null
+	# build612: one object directory, kernels kept per name and not built
+	# again from the same sources (shared with make check-6.12)
+	. tests/lib.sh
+	. tests/kernels-6.12.sh
+fi
 for k in $builds; do
 	n=$((n + 1))
-	step "[$n/$total]" "building linux-3.5 ($(what_of "$k"))"
+	step "[$n/$total]" "building linux-$(version_of "$k") ($(what_of "$k"))"
 	case $k in
 	unpatched|patched) scripts/build.sh "$k" "$(rev_of "$k")" ;;
 	i386-*) i386_env scripts/build.sh "$k" "$(rev_of "$k")" ;;
+	6.12-*) build612 "$k" "$(rev_of "$k")" >/dev/null ||
+		die "linux-6.12 ($k) did not build; log: $TESTS_LOG/build-$k.log" ;;
 	*) scripts/variant.sh "$k"
 	   scripts/build.sh "$k" "$(rev_of "$k")" patched ;;
 	esac
@@ -87,6 +108,7 @@ for k in $kernels; do
 	case $k in
 	i386-*) initrd=$BUILD_DIR/guest/initramfs-i386.cpio.gz
 		emu=qemu-system-i386 arg=msync.arg=--only:M1 ;;
+	6.12-*) arg=msync.arg=--only:M3,M7 ;;
 	esac
 	KERNEL=$kernel INITRD=$initrd QEMU_SYSTEM=$emu APPEND=$arg \
 	BUILD_DIR=$BUILD_DIR/run-bench VERDICT= QUIET=1 scripts/guest.sh "$k" bench ||
@@ -110,8 +132,12 @@ fi
 n=$((n + 1))
 step "[$n/$total]" "LMDB on the same kernels and the delay variants"
 # shellcheck disable=SC2086
-LMDB_NO_BUILD=1 bench/lmdb.sh $(echo $kernels | tr ' ' '\n' | grep -v i386 |
+LMDB_NO_BUILD=1 bench/lmdb.sh $(echo $kernels | tr ' ' '\n' | grep -v 'i386\|6\.12' |
 	grep -vx 'v4\|dfixed') $lmdb_only $late
+if [ -n "$k612" ]; then
+	# shellcheck disable=SC2086
+	LMDB_OUT=bench-lmdb-6.12 LMDB_NO_BUILD=1 bench/lmdb.sh $k612
+fi
 # shellcheck disable=SC2086
 bench/report.sh "$OUT_DIR/unpatched-bench.log" "$OUT_DIR/patched-bench.log" "$OUT_DIR" $extra
 echo "done: $OUT_DIR/bench.md (with LMDB); 'make results' copies its csv files into bench/results/"

@@ -261,10 +261,11 @@ function cell(k, m, p, t,   s) {
 		s = s " [" fmt(mn[k, m, p, t]) "-" fmt(mx[k, m, p, t]) "]"
 	return s
 }
-# a row "| label | unpatched | patched | patched over unpatched |"
-function cmprow(label, m, p, t) {
-	return "| " label " | " cell("unpatched", m, p, t) " | " cell("patched", m, p, t) " | " \
-		ratio(get("patched", m, p, t), get("unpatched", m, p, t)) " |"
+# a row "| label | u | q | q over u |" (u, q: the unpatched and the
+# patched kernel, of v3.5 or of 6.12)
+function cmprow(label, u, q, m, p, t) {
+	return "| " label " | " cell(u, m, p, t) " | " cell(q, m, p, t) " | " \
+		ratio(get(q, m, p, t), get(u, m, p, t)) " |"
 }
 # the longest of the per-repetition values, "n/a" if none
 function maxcell(k, m, p, t) { return has(k, m, p, t) ? fmt(mx[k, m, p, t]) : "n/a" }
@@ -276,6 +277,8 @@ function design(k) {
 	if (k == "v4") return "v4 (test variant, design D): a request naming the mapping and range, queued to an unbound workqueue after one jiffy; the worker writes WB_SYNC_NONE in 1 MiB chunks, holding no file"
 	if (k == "dfixed") return "design D fixed (test variant): v4\047s requests with the faults of its review fixed: per-device lanes, round robin by 1 MiB chunk, frozen file systems parked, evict() always looks the mapping up, written a second after the first call"
 	if (k ~ /^i386-/) return "the " substr(k, 6) " kernel built for i386 (M1 only)"
+	if (k == "6.12-unpatched") return "Linux 6.12 (Debian), MS_ASYNC a no-op (M3 and M7 only)"
+	if (k == "6.12-patched") return "Linux 6.12 with the port of patch 2 (M3 and M7 only)"
 	return k
 }
 # time until clean, with "not within N s" when it never got clean
@@ -297,6 +300,31 @@ function cleanmed(k, m, p, t, tmo, lim) {
 	if (cnt[k, m, p, t] == 0 || num(get(k, m, p, tmo)) > 0)
 		return "not within " fmt(get(k, m, p, lim)) " s"
 	return fmt(get(k, m, p, t)) " ms"
+}
+# m3 U Q: the M3 table of the pair U (unpatched) and Q (patched)
+function m3(u, q,   p) {
+	p = params["M3", 1]
+	print "| | " u " | " q " | ratio |"
+	print "| --- | ---: | ---: | ---: |"
+	print cmprow("time in the call (ms)", u, q, "M3", p, "call")
+	print "| time until the range is clean | " cleancell(u, "M3", p, "clean", "clean_timeout", "clean_limit") " | " \
+		cleancell(q, "M3", p, "clean", "clean_timeout", "clean_limit") " | - |"
+	print "| range pages not clean at the limit | " fmt(get(u, "M3", p, "range_not_clean_at_limit")) " | " \
+		fmt(get(q, "M3", p, "range_not_clean_at_limit")) " | - |"
+	print "| pages outside the range left dirty (of " fmt(get(u, "M3", p, "outside_pages")) ") | " \
+		cell(u, "M3", p, "outside_dirty_left") " | " cell(q, "M3", p, "outside_dirty_left") " | - |"
+	print "| written (KiB) | " cell(u, "M3", p, "written") " | " cell(q, "M3", p, "written") " | - |"
+}
+# m7 U Q: the M7 table of the pair
+function m7(u, q,   p) {
+	p = params["M7", 1]
+	print "| | " u " | " q " | ratio |"
+	print "| --- | ---: | ---: | ---: |"
+	print cmprow("MS_SYNC after the MS_ASYNC (ms)", u, q, "M7", p, "sync_after_async")
+	print cmprow("MS_SYNC with no MS_ASYNC before (ms)", u, q, "M7", p, "sync_alone")
+	print "| the first over the second | " \
+		ratio(get(u, "M7", p, "sync_after_async"), get(u, "M7", p, "sync_alone")) " | " \
+		ratio(get(q, "M7", p, "sync_after_async"), get(q, "M7", p, "sync_alone")) " | - |"
 }
 # the headline table of the README: its head and the bench.csv rows (the
 # LMDB rows and the note under it: part headline of the lmdb awk)
@@ -337,6 +365,7 @@ $2 == "meta" {
 	k = $1; m = $2; p = $3; t = $4
 	if (!(k in known)) { known[k] = 1; all[++na] = k }
 	med[k, m, p, t] = $5; mn[k, m, p, t] = $6; mx[k, m, p, t] = $7
+	kms[k, m] = 1
 	unit[m, t] = $8; cnt[k, m, p, t] = $9
 	if (!((m, p) in seen)) { seen[m, p] = 1; params[m, ++np[m]] = p }
 }
@@ -365,7 +394,7 @@ END {
 	if (part == "headline") { headline(); exit }
 	nk = 0
 	for (i = 1; i <= na; i++)
-		if (all[i] !~ /^i386-/) ks[++nk] = all[i]
+		if (all[i] !~ /^(i386|6\.12)-/) ks[++nk] = all[i]
 	if (src != "") {
 		print "From " src "."
 		print ""
@@ -444,17 +473,7 @@ END {
 	# ---- M3
 	p = params["M3", 1]
 	hd(lv, "M3: msync(MS_ASYNC) of " pval(p) " MiB of dirty pages, idle device")
-	print "| | unpatched | patched | ratio |"
-	print "| --- | ---: | ---: | ---: |"
-	print "| time in the call (ms) | " cell("unpatched", "M3", p, "call") " | " cell("patched", "M3", p, "call") " | " \
-		ratio(get("patched", "M3", p, "call"), get("unpatched", "M3", p, "call")) " |"
-	print "| time until the range is clean | " cleancell("unpatched", "M3", p, "clean", "clean_timeout", "clean_limit") " | " \
-		cleancell("patched", "M3", p, "clean", "clean_timeout", "clean_limit") " | - |"
-	print "| range pages not clean at the limit | " fmt(get("unpatched", "M3", p, "range_not_clean_at_limit")) " | " \
-		fmt(get("patched", "M3", p, "range_not_clean_at_limit")) " | - |"
-	print "| pages outside the range left dirty (of " fmt(get("unpatched", "M3", p, "outside_pages")) ") | " \
-		cell("unpatched", "M3", p, "outside_dirty_left") " | " cell("patched", "M3", p, "outside_dirty_left") " | - |"
-	print "| written (KiB) | " cell("unpatched", "M3", p, "written") " | " cell("patched", "M3", p, "written") " | - |"
+	m3("unpatched", "patched")
 
 	# ---- M4
 	hd(lv, "M4: time the caller spends in the call, " fmt(get("unpatched", "M4", "all", "range_pages") * 4 / 1024) \
@@ -481,10 +500,10 @@ END {
 	hd(lv, "M5: persistent dirty bitmap (set bit + MS_SYNC, 4 KiB write + fdatasync; clear every 64 writes + MS_ASYNC)")
 	print "| | unpatched | patched | ratio |"
 	print "| --- | ---: | ---: | ---: |"
-	print cmprow("writes per second", "M5", p, "ops")
-	print cmprow("KiB written to the device per write", "M5", p, "written_per_op")
-	print cmprow("set bit: msync(MS_SYNC) of the bitmap page (ms)", "M5", p, "set_sync")
-	print cmprow("clear bits: msync(MS_ASYNC) of the bitmap page (ms)", "M5", p, "clear_async")
+	print cmprow("writes per second", "unpatched", "patched", "M5", p, "ops")
+	print cmprow("KiB written to the device per write", "unpatched", "patched", "M5", p, "written_per_op")
+	print cmprow("set bit: msync(MS_SYNC) of the bitmap page (ms)", "unpatched", "patched", "M5", p, "set_sync")
+	print cmprow("clear bits: msync(MS_ASYNC) of the bitmap page (ms)", "unpatched", "patched", "M5", p, "clear_async")
 	print "| bitmap page clean after the last MS_ASYNC | " \
 		cleancell("unpatched", "M5", p, "bitmap_clean", "bitmap_clean_timeout", "bitmap_clean_limit") " | " \
 		cleancell("patched", "M5", p, "bitmap_clean", "bitmap_clean_timeout", "bitmap_clean_limit") " | - |"
@@ -493,16 +512,22 @@ END {
 
 	# ---- M7 (in runs that have it)
 	if (np["M7"] > 0) {
-		p = params["M7", 1]
-		hd(lv, "M7: write-behind, " pval(p) " MiB stored through a mapping, msync(MS_ASYNC), " \
-			"other work, then msync(MS_SYNC) of the range")
-		print "| | unpatched | patched | ratio |"
-		print "| --- | ---: | ---: | ---: |"
-		print cmprow("MS_SYNC after the MS_ASYNC (ms)", "M7", p, "sync_after_async")
-		print cmprow("MS_SYNC with no MS_ASYNC before (ms)", "M7", p, "sync_alone")
-		print "| the first over the second | " \
-			ratio(get("unpatched", "M7", p, "sync_after_async"), get("unpatched", "M7", p, "sync_alone")) " | " \
-			ratio(get("patched", "M7", p, "sync_after_async"), get("patched", "M7", p, "sync_alone")) " | - |"
+		hd(lv, "M7: write-behind, " pval(params["M7", 1]) " MiB stored through a mapping, " \
+			"msync(MS_ASYNC), other work, then msync(MS_SYNC) of the range")
+		m7("unpatched", "patched")
+	}
+
+	# ---- M3 and M7 on Linux 6.12 (in runs that have its kernels)
+	if (("6.12-patched" SUBSEP "M3") in kms) {
+		hd(lv, "M3 and M7 on Linux 6.12: the port of patch 2")
+		print "The same two measurements on Debian\047s Linux 6.12, unpatched and with patches-6.12/ " \
+			"(the kernels of make check-6.12), the same guest and disks."
+		hd(lv + 1, "M3: msync(MS_ASYNC) of " pval(params["M3", 1]) " MiB of dirty pages, idle device")
+		m3("6.12-unpatched", "6.12-patched")
+		if (("6.12-patched" SUBSEP "M7") in kms) {
+			hd(lv + 1, "M7: write-behind, " pval(params["M7", 1]) " MiB")
+			m7("6.12-unpatched", "6.12-patched")
+		}
 	}
 
 	# ---- design comparison: every kernel, M3, M4 ms_async, M6
