@@ -23,6 +23,8 @@
 #   cover-lmdb-sync
 #   cover-lmdb-async
 #   cover-m4
+#   cover-soon         (M3 and M7, unpatched and patched)
+#   cover-612-soon     (the same, the 6.12 kernels)
 #   cover-612-v35
 #   cover-612-lmdb
 set -eu
@@ -85,8 +87,8 @@ function mode(m) {
 function label(k) {
 	if (k == "unpatched") return "v3.5"
 	if (k == "patched") return "this series"
-	if (k == "delay0") return "2/4, at once"
-	if (k ~ /^delay/) return "2/4, after " substr(k, 6) "ms"
+	if (k == "delay0") return "2/4, no limit"
+	if (k ~ /^delay/) return "2/4, 1 per " substr(k, 6) "ms"
 	if (k == "v4") return "v4 of this series"
 	if (k == "dfixed") return "v4 fixed, after 1s"
 	if (k == "aprime") return "v2 (caller writes)"
@@ -94,7 +96,7 @@ function label(k) {
 }
 function label612(k) {
 	if (k == "unpatched") return "unpatched (a no-op)"
-	if (k == "patched") return "the flusher, within a second"
+	if (k == "patched") return "the flusher, <= 1 pass a second"
 	if (k == "aprime") return "the caller writes the range"
 	if (k == "v4") return "a worker writes the range at once"
 	return k
@@ -215,7 +217,7 @@ cover-lmdb-sync) lmdb bench-lmdb.csv sync; exit ;;
 cover-lmdb-async) lmdb bench-lmdb.csv async; exit ;;
 cover-612-v35) lmdb bench-lmdb.csv 612-v35; exit ;;
 cover-612-lmdb) lmdb bench-lmdb-6.12.csv 612-lmdb; exit ;;
-cover-m1|cover-m4) ;;
+cover-m1|cover-m4|cover-soon|cover-612-soon) ;;
 headline) need bench-lmdb.csv ;;
 *) echo "tables.sh: unknown part '$part'" >&2; exit 2 ;;
 esac
@@ -272,7 +274,7 @@ function maxcell(k, m, p, t) { return has(k, m, p, t) ? fmt(mx[k, m, p, t]) : "n
 # what each kernel of the design comparison is
 function design(k) {
 	if (k == "unpatched") return "v3.5: MS_ASYNC is a no-op"
-	if (k == "patched") return "v5 (the series, design E): the inode is expired and the flusher thread of its device asked for a kupdate pass within a second; nothing allocated, no file or inode held"
+	if (k == "patched") return "v6 (the series, design E): the inode is marked and its device\047s flusher runs an MS_ASYNC pass over the marked inodes, at once if none started in the last second, else a second after the last; nothing allocated, no file or inode held"
 	if (k == "aprime") return "design A\047 (test variant, the 2012 v2): the caller writes the range, WB_SYNC_NONE, unless the device is write-congested"
 	if (k == "v4") return "v4 (test variant, design D): a request naming the mapping and range, queued to an unbound workqueue after one jiffy; the worker writes WB_SYNC_NONE in 1 MiB chunks, holding no file"
 	if (k == "dfixed") return "design D fixed (test variant): v4\047s requests with the faults of its review fixed: per-device lanes, round robin by 1 MiB chunk, frozen file systems parked, evict() always looks the mapping up, written a second after the first call"
@@ -340,6 +342,12 @@ function headline(   d, p) {
 	print "| msync(MS_ASYNC) of " pval(p) " MiB of dirty pages, idle device (M3): range clean after | " \
 		cleanmed("unpatched", "M3", p, "clean", "clean_timeout", "clean_limit") " | " \
 		cleanmed("patched", "M3", p, "clean", "clean_timeout", "clean_limit") " |"
+	if (np["M7"] > 0) {
+		p = params["M7", 1]
+		print "| write-behind (M7): msync(MS_SYNC) of " pval(p) " MiB, MS_ASYNC 400 ms before, over the same without (ratio) | " \
+			ratio(get("unpatched", "M7", p, "sync_after_async"), get("unpatched", "M7", p, "sync_alone")) " | " \
+			ratio(get("patched", "M7", p, "sync_after_async"), get("patched", "M7", p, "sync_alone")) " |"
+	}
 	print "| msync(MS_ASYNC) on a saturated device (M4): longest call (ms) | " \
 		maxcell("unpatched", "M4", "ms_async", "call") " | " maxcell("patched", "M4", "ms_async", "call") " |"
 	print "| persistent dirty bitmap, MS_SYNC to set a bit, MS_ASYNC to clear (M5): writes per second | " \
@@ -388,9 +396,32 @@ function cover_m4(   p, d, n) {
 	printf "     %-24s median %sms, %s pages left dirty\n", "fadvise(DONTNEED)",
 		fmt(get("unpatched", "M4", p, "call")), d == n ? "all " fmt(n) : fmt(d) " of " fmt(n)
 }
+# cover_soon U Q LU LQ: an isolated MS_ASYNC (M3) and write-behind (M7)
+# on the pair U, Q, labelled LU, LQ
+function ms(x) { return x == "NA" ? "n/a" : fmt(x) " ms" }
+function cover_soon(u, q, lu, lq,   p, a, f) {
+	p = params["M3", 1]
+	a = params["M7", 1]
+	f = "     %-36s %15s %15s\n"
+	printf f, "", lu, lq
+	print "     M3, " pval(p) "MiB dirty, idle disk:"
+	printf f, "  MS_ASYNC, time in the call", ms(get(u, "M3", p, "call")), ms(get(q, "M3", p, "call"))
+	printf f, "  range clean after", cleanmed(u, "M3", p, "clean", "clean_timeout", "clean_limit"),
+		cleanmed(q, "M3", p, "clean", "clean_timeout", "clean_limit")
+	print "     M7, " pval(a) "MiB stored, then 400ms of other work:"
+	printf f, "  MS_SYNC, MS_ASYNC before the work", ms(get(u, "M7", a, "sync_after_async")),
+		ms(get(q, "M7", a, "sync_after_async"))
+	printf f, "  MS_SYNC, no MS_ASYNC before", ms(get(u, "M7", a, "sync_alone")),
+		ms(get(q, "M7", a, "sync_alone"))
+	printf f, "  the first over the second",
+		ratio(get(u, "M7", a, "sync_after_async"), get(u, "M7", a, "sync_alone")),
+		ratio(get(q, "M7", a, "sync_after_async"), get(q, "M7", a, "sync_alone"))
+}
 END {
 	if (part == "cover-m1") { cover_m1(); exit }
 	if (part == "cover-m4") { cover_m4(); exit }
+	if (part == "cover-soon") { cover_soon("unpatched", "patched", "v3.5", "this series"); exit }
+	if (part == "cover-612-soon") { cover_soon("6.12-unpatched", "6.12-patched", "6.12", "6.12 + patch"); exit }
 	if (part == "headline") { headline(); exit }
 	nk = 0
 	for (i = 1; i <= na; i++)
@@ -532,7 +563,7 @@ END {
 
 	# ---- design comparison: every kernel, M3, M4 ms_async, M6
 	hd(lv, "Design comparison: the MS_ASYNC of patch 2, " nk " kernels")
-	print "Every kernel of the run but the i386 ones, on the measurements where their MS_ASYNC differs."
+	print "Every kernel of the run but the i386 and 6.12 ones, on the measurements where their MS_ASYNC differs."
 
 	p = params["M3", 1]
 	hd(lv + 1, "M3: msync(MS_ASYNC) of " pval(p) " MiB of dirty pages, idle device")
