@@ -50,7 +50,7 @@ done
 	scripts/initramfs.sh "$BUILD_DIR/guest/initramfs.cpio.gz"
 mkdir -p "$OUT_DIR"
 csv=$OUT_DIR/$out.csv
-echo "kernel,run,mode,commits,rate,kib_per_commit,median_us,max_us,clean_ms" >"$csv"
+echo "kernel,run,mode,commits,rate,kib_per_commit,median_us,max_us,clean_ms,faults_per_commit,sys_us_per_commit" >"$csv"
 for r in $(seq 1 "$runs"); do
 	for k in $kernels; do
 		step "[$total/$total]" "LMDB on $k, run $r of $runs"
@@ -64,7 +64,8 @@ for r in $(seq 1 "$runs"); do
 				for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
 				sub(/\/s$/, "", v["rate"])
 				print k "," r "," v["mode"] "," v["commits"] "," v["rate"] "," \
-					v["kib_per_commit"] "," v["median_us"] "," v["max_us"] "," v["clean_ms"]
+					v["kib_per_commit"] "," v["median_us"] "," v["max_us"] "," v["clean_ms"] "," \
+					v["faults_per_commit"] "," v["sys_us_per_commit"]
 			}' >>"$csv"
 	done
 done

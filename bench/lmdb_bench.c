@@ -13,14 +13,18 @@
  * overwrites UPDATES random records.  Prints one line:
  *
  *	lmdb mode=M commits=N rate=C/s kib_per_commit=K median_us=U max_us=X
- *	clean_ms=T
+ *	clean_ms=T faults_per_commit=F sys_us_per_commit=S
  *
  * rate: commits per second; kib_per_commit: what the device wrote during
  * the loop and the second after it, per commit; median_us, max_us: the
  * time of mdb_txn_commit(); clean_ms: how long after the last commit the
  * map's pages were as clean (neither dirty nor under writeback, from
  * /proc/kpageflags) as an fsync() then makes them, or -1 if not within
- * CLEAN_WAIT_MS.  Runs with the flusher settings the kernel booted with.
+ * CLEAN_WAIT_MS; faults_per_commit, sys_us_per_commit: the page faults
+ * the loop took and the system time it used, per commit (a folio written
+ * out is write-protected again, so the next store to it faults: what
+ * writing the map costs the program).  Runs with the flusher settings the
+ * kernel booted with.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -52,6 +57,11 @@ static long long now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static long long tv_us(const struct timeval *tv)
+{
+	return tv->tv_sec * 1000000LL + tv->tv_usec;
 }
 
 static void die(const char *what, int err)
@@ -138,6 +148,7 @@ int main(int argc, char **argv)
 	MDB_envinfo info;
 	char path[512];
 	int err, secs, fd, other = 0;
+	struct rusage ru0, ru1;
 
 	if (argc != 5) {
 		fprintf(stderr,
@@ -177,6 +188,7 @@ int main(int argc, char **argv)
 		leave_dirty(argv[1]);
 
 	s0 = sectors(argv[2]);
+	getrusage(RUSAGE_SELF, &ru0);
 	t0 = now_us();
 	end = t0 + secs * 1000000LL;
 	last = t0;
@@ -196,6 +208,7 @@ int main(int argc, char **argv)
 		last = now_us();
 		lat[n++] = last - t1;
 	}
+	getrusage(RUSAGE_SELF, &ru1);
 
 	/*
 	 * How long the last commit's pages stay dirty.  Some pages of the
@@ -225,10 +238,12 @@ int main(int argc, char **argv)
 	sleep(1);
 	s1 = sectors(argv[2]);
 	qsort(lat, n, sizeof(lat[0]), cmp_ll);
-	printf("lmdb mode=%s commits=%ld rate=%.0f/s kib_per_commit=%.2f median_us=%lld max_us=%lld clean_ms=%lld\n",
+	printf("lmdb mode=%s commits=%ld rate=%.0f/s kib_per_commit=%.2f median_us=%lld max_us=%lld clean_ms=%lld faults_per_commit=%.3f sys_us_per_commit=%.2f\n",
 	       argv[3], n, n * 1e6 / (last - t0),
 	       s0 < 0 || s1 < 0 ? -1.0 : (s1 - s0) / 2.0 / n,
-	       lat[n / 2], lat[n - 1], clean);
+	       lat[n / 2], lat[n - 1], clean,
+	       (double)(ru1.ru_minflt - ru0.ru_minflt) / n,
+	       (tv_us(&ru1.ru_stime) - tv_us(&ru0.ru_stime)) / (double)n);
 	mdb_env_close(env);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/lmdb_bench.mdb-lock", argv[1]);
