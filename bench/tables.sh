@@ -53,8 +53,10 @@ source_line=
 
 # lmdb CSV PART: LMDB tables, per kernel and mode the range over the runs
 # (bench/lmdb.sh: kernel,run,mode,commits,rate,kib_per_commit,median_us,
-# max_us,clean_ms).  "x unpatched" is the rate against unpatched's, the
-# range of run-to-run ratios: lowest over highest to highest over lowest.
+# max_us,clean_ms and, since 2026-12-06, faults_per_commit,
+# sys_us_per_commit: tabled when the CSV has them).  "x unpatched" is the
+# rate against unpatched's, the range of run-to-run ratios: lowest over
+# highest to highest over lowest.
 lmdb() {
 	need "$1"
 	awk -F, -v part="$2" '
@@ -77,6 +79,10 @@ function x(key, mode,   ref, a, b) {
 	a = sprintf("%.2f", lo[key, 5] / hi[ref, 5])
 	b = sprintf("%.2f", hi[key, 5] / lo[ref, 5])
 	return a == b ? a : a "-" b
+}
+# the faults and system time per commit, when the CSV has them
+function costcells(key) {
+	return cost ? " " rg(key, 10) " | " rg(key, 11) " |" : ""
 }
 function mode(m) {
 	if (m == "async") return "MS_ASYNC"
@@ -101,12 +107,13 @@ function label612(k) {
 	if (k == "v4") return "a worker writes the range at once"
 	return k
 }
+NR == 1 { cost = NF >= 11 }
 NR > 1 {
 	# the kernel the others are compared with: unpatched (6.12-unpatched)
 	if (base == "" && $1 ~ /unpatched$/) base = $1
 	key = $1 SUBSEP $3
 	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-	for (i = 5; i <= 9; i++) {
+	for (i = 5; i <= (cost ? 11 : 9); i++) {
 		if (!((key, i) in lo) || $i + 0 < lo[key, i]) lo[key, i] = $i + 0
 		if (!((key, i) in hi) || $i + 0 > hi[key, i]) hi[key, i] = $i + 0
 	}
@@ -129,13 +136,14 @@ END {
 			if (a[2] == modes[m]) bymode[++nm] = order[j]
 		}
 	if (part == "md") {
-		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | median commit (us) | longest commit (us) |"
-		print "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
+		printf "| kernel | mode | commits/s | x unpatched | device KiB/commit | median commit (us) | longest commit (us) |%s\n",
+			cost ? " faults/commit | system us/commit |" : ""
+		print "| --- | --- | ---: | ---: | ---: | ---: | ---: |" (cost ? " ---: | ---: |" : "")
 		for (j = 1; j <= n; j++) {
 			split(order[j], a, SUBSEP)
-			printf "| %s | %s | %s | %s | %s | %s | %s |\n", a[1], mode(a[2]),
+			printf "| %s | %s | %s | %s | %s | %s | %s |%s\n", a[1], mode(a[2]),
 				rg(order[j], 5), x(order[j], a[2]), rg(order[j], 6),
-				rg(order[j], 7), rg(order[j], 8)
+				rg(order[j], 7), rg(order[j], 8), costcells(order[j])
 		}
 		print ""
 		print boots() "."
@@ -153,15 +161,16 @@ END {
 		print ""
 		print "Medians of the repetitions; LMDB: " boots() "."
 	} else if (part == "6.12") {
-		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | longest commit (us) |"
-		print "| --- | --- | ---: | ---: | ---: | ---: |"
+		printf "| kernel | mode | commits/s | x unpatched | device KiB/commit | longest commit (us) |%s\n",
+			cost ? " faults/commit | system us/commit |" : ""
+		print "| --- | --- | ---: | ---: | ---: | ---: |" (cost ? " ---: | ---: |" : "")
 		for (j = 1; j <= nm; j++) {
 			split(bymode[j], a, SUBSEP)
 			k = a[1]
 			sub(/^6\.12-/, "6.12 ", k)
-			printf "| %s | %s | %s | %s | %s | %s |\n", k, mode(a[2]),
+			printf "| %s | %s | %s | %s | %s | %s |%s\n", k, mode(a[2]),
 				rg(bymode[j], 5), x(bymode[j], a[2]),
-				rg(bymode[j], 6), rg(bymode[j], 8)
+				rg(bymode[j], 6), rg(bymode[j], 8), costcells(bymode[j])
 		}
 		print ""
 		print boots() "."
