@@ -34,7 +34,7 @@ for k in $kernels; do
 	# bench/run.sh has built them (in an order that spares rebuilds)
 	[ -n "${LMDB_NO_BUILD:-}" ] && continue
 	case $k in
-	6.12-*) [ -f "$BUILD_DIR/o-$k/arch/x86/boot/bzImage" ] ||
+	6.12-*) [ -f "$(kernel_image "$k")" ] ||
 		die "no $k kernel: make bench or make check-6.12 builds it"
 		continue ;;
 	esac
@@ -54,7 +54,7 @@ echo "kernel,run,mode,commits,rate,kib_per_commit,median_us,max_us,clean_ms,faul
 for r in $(seq 1 "$runs"); do
 	for k in $kernels; do
 		step "[$total/$total]" "LMDB on $k, run $r of $runs"
-		KERNEL=$BUILD_DIR/o-$k/arch/x86/boot/bzImage \
+		KERNEL=$(kernel_image "$k") \
 		INITRD=$BUILD_DIR/guest/initramfs.cpio.gz \
 		BUILD_DIR=$BUILD_DIR/run-bench VERDICT= QUIET=1 APPEND="msync.arg=$secs" \
 			scripts/guest.sh "$k" lmdb >/dev/null ||
