@@ -80,7 +80,14 @@ function x(key, mode,   ref, a, b) {
 	b = sprintf("%.2f", hi[key, 5] / lo[ref, 5])
 	return a == b ? a : a "-" b
 }
-# the faults and system time per commit, when the CSV has them
+# the faults and system time per commit, when the CSV has them: head,
+# separator and cells of their two columns
+function costhead() {
+	return cost ? " faults/commit | system us/commit |" : ""
+}
+function costsep() {
+	return cost ? " ---: | ---: |" : ""
+}
 function costcells(key) {
 	return cost ? " " rg(key, 10) " | " rg(key, 11) " |" : ""
 }
@@ -136,9 +143,8 @@ END {
 			if (a[2] == modes[m]) bymode[++nm] = order[j]
 		}
 	if (part == "md") {
-		printf "| kernel | mode | commits/s | x unpatched | device KiB/commit | median commit (us) | longest commit (us) |%s\n",
-			cost ? " faults/commit | system us/commit |" : ""
-		print "| --- | --- | ---: | ---: | ---: | ---: | ---: |" (cost ? " ---: | ---: |" : "")
+		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | median commit (us) | longest commit (us) |" costhead()
+		print "| --- | --- | ---: | ---: | ---: | ---: | ---: |" costsep()
 		for (j = 1; j <= n; j++) {
 			split(order[j], a, SUBSEP)
 			printf "| %s | %s | %s | %s | %s | %s | %s |%s\n", a[1], mode(a[2]),
@@ -161,9 +167,8 @@ END {
 		print ""
 		print "Medians of the repetitions; LMDB: " boots() "."
 	} else if (part == "6.12") {
-		printf "| kernel | mode | commits/s | x unpatched | device KiB/commit | longest commit (us) |%s\n",
-			cost ? " faults/commit | system us/commit |" : ""
-		print "| --- | --- | ---: | ---: | ---: | ---: |" (cost ? " ---: | ---: |" : "")
+		print "| kernel | mode | commits/s | x unpatched | device KiB/commit | longest commit (us) |" costhead()
+		print "| --- | --- | ---: | ---: | ---: | ---: |" costsep()
 		for (j = 1; j <= nm; j++) {
 			split(bymode[j], a, SUBSEP)
 			k = a[1]
