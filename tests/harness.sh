@@ -123,7 +123,7 @@ chatty_long=$!
 	      ! grep -q 'still here after 4s' "$tmp/unpatched-chatty-stall.log" 2>/dev/null; do
 		sleep 1
 	done
-	q=$(pgrep -f '^qemu-system-x86_64 .*/run-unpatched-chatty-stall/') &&
+	q=$(pgrep -f '^([^ ]*/)?qemu-system-x86_64 .*/run-unpatched-chatty-stall/') &&
 		kill -STOP $q && sleep 25 && kill -CONT $q ||
 		echo "the guest's QEMU was not found or not stopped" >&2
 	wait $g || rc=$?
