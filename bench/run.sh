@@ -78,10 +78,6 @@ scripts/tree.sh
 if [ -n "$k612" ]; then
 	scripts/deps.sh 6.12
 	scripts/tree-6.12.sh >/dev/null
-	# build612: one object directory, kernels kept per name and not built
-	# again from the same sources (shared with make check-6.12)
-	. tests/lib.sh
-	. tests/kernels-6.12.sh
 fi
 for k in $builds; do
 	n=$((n + 1))
@@ -89,8 +85,8 @@ for k in $builds; do
 	case $k in
 	unpatched|patched) scripts/build.sh "$k" "$(rev_of "$k")" ;;
 	i386-*) i386_env scripts/build.sh "$k" "$(rev_of "$k")" ;;
-	6.12-*) build612 "$k" "$(rev_of "$k")" >/dev/null ||
-		die "linux-6.12 ($k) did not build; log: $TESTS_LOG/build-$k.log" ;;
+	6.12-*) scripts/build-6.12.sh "$k" "$(rev_of "$k")" "$OUT_DIR/build-$k.log" >/dev/null ||
+		die "linux-6.12 ($k) did not build; log: $OUT_DIR/build-$k.log" ;;
 	*) scripts/variant.sh "$k"
 	   scripts/build.sh "$k" "$(rev_of "$k")" patched ;;
 	esac
