@@ -27,6 +27,13 @@ export TIMEOUT=${BENCH_TIMEOUT:-900}
 # include/linux/fs.h, which the variants built after them in the one
 # worktree would all recompile).
 kernels=${BENCH_KERNELS:-unpatched patched aprime v4 dfixed i386-unpatched i386-patched 6.12-unpatched 6.12-patched}
+# The tables compare the patched kernel with the unpatched one: both run.
+for k in unpatched patched; do
+	case " $kernels " in
+	*" $k "*) ;;
+	*) die "BENCH_KERNELS=\"$kernels\" lacks $k: the tables compare unpatched and patched" ;;
+	esac
+done
 k612=$(echo $kernels | tr ' ' '\n' | grep '^6\.12-' | paste -sd ' ' || :)
 # LMDB=0: no LMDB step (and no delay variants to build).
 lmdb_only="delay0 delay10 delay100 delay500"

@@ -103,6 +103,13 @@ expect_fail "config option with an unmet dependency is named" \
 	env CONFIG_FRAGMENT="$tmp/unmet.config" "$TOP/scripts/config.sh" \
 	"$BUILD_DIR/src-linux" "$tmp/o-unmet"
 
+# make bench without one of the two kernels its tables compare stops
+# before building anything (timeout: a regression would run the bench).
+expect_fail "make bench names a kernel missing from BENCH_KERNELS" \
+	'BENCH_KERNELS="patched 6.12-patched" lacks unpatched' \
+	env BENCH_KERNELS="patched 6.12-patched" OUT_DIR="$tmp/bench-out" \
+	timeout 60 "$TOP/bench/run.sh"
+
 # The watchdog kills a guest that stops printing (SILENCE), not one that
 # runs long: a guest that prints every 2 s for 40 s passes with a 10 s
 # window; one whose init hangs is killed 10 s after its last line, which
