@@ -172,10 +172,16 @@ tap_header() {
 # judge KERNEL TITLE EXIT OK-CASES NOT-OK-CASES: one check per disk; every
 # case must have the expected outcome (a skip is never a pass), the TAP
 # header and plan must be there and the test must exit with EXIT (any, if
-# empty).  Every case's outcome is printed, pass or fail.
+# empty).  Every case's outcome is printed, pass or fail.  JUDGE_DRY=1:
+# nothing printed, the status says whether every disk would pass.
 judge() {
-	local kernel=$1 title=$2 want_exit=$3 fs tap bad table c
-	boot_selftest "$kernel"
+	local kernel=$1 title=$2 want_exit=$3 fs tap bad table c dry_bad=""
+	if [ "${JUDGE_DRY:-0}" = 1 ]; then
+		[ "$(cat "$TESTS_LOG/selftest-$kernel.rc" 2>/dev/null)" = 0 ] ||
+			dry_bad="the boot failed;"
+	else
+		boot_selftest "$kernel"
+	fi
 	for fs in $JUDGE_FS; do
 		tap=$(tap_of "$OUT_DIR/$kernel-selftest.log" "$fs")
 		bad=$(tap_header "$tap")
@@ -185,6 +191,10 @@ judge() {
 			bad="$bad none of cases $ONE_OF fails with a FAIL line matching /$FAIL_RE/;"
 		if [ -n "$want_exit" ] && ! grep -q "exit=$want_exit\$" <<<"$tap"; then
 			bad="$bad $(echo "$tap" | tail -n 1) (want exit=$want_exit);"
+		fi
+		if [ "${JUDGE_DRY:-0}" = 1 ]; then
+			dry_bad=$dry_bad$bad
+			continue
 		fi
 		table=$(for c in $CASES; do
 			printf '%s:%s ' "$c" "$(case_result "$tap" "$c")"; done)
@@ -196,6 +206,7 @@ judge() {
 		fi
 		echo "       $kernel, $fs: $table"
 	done
+	[ -z "$dry_bad" ]
 }
 
 selftest_patched() {
@@ -299,6 +310,16 @@ run_planted() {
 		fi
 		ok=$(for c in $CASES; do
 			[[ " $cases $others " == *" $c "* ]] || echo "$c"; done)
+		# Some faults show only as timing (chase: a pass at every
+		# refill writes the file as often as the disk allows, which a
+		# slow host's disk at a third of its throttle made 3.9 times
+		# in 3 s, not 13): one more boot when the first does not show
+		# it, said in the output; a fault that escapes both fails.
+		if ! BOOTED=1 JUDGE_DRY=1 JUDGE_FS="$disks" ONE_OF="$cases" \
+		     FAIL_RE="$re" judge "$name" "" "" "$ok" ""; then
+			echo "       $name: not as expected on the first boot; booted again"
+			run_selftest "$name" "$disks"
+		fi
 		BOOTED=1 JUDGE_FS="$disks" ONE_OF="$cases" FAIL_RE="$re" \
 			judge "$name" "$title" "" "$ok" ""
 	done
