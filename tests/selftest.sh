@@ -52,6 +52,12 @@ run_selftest() {
 	echo $rc >"$TESTS_LOG/selftest-$1.rc"
 }
 
+# selftest_ran NAME: 0 if kernel NAME's last selftest boot ran to the end
+# with no kernel error.
+selftest_ran() {
+	[ "$(cat "$TESTS_LOG/selftest-$1.rc" 2>/dev/null)" = 0 ]
+}
+
 # selftest_guest NAME DISKS OUT [TAG]: one guest of kernel NAME running
 # the selftest on DISKS, its output in OUT; TAG (RUN_TAG) gives it a
 # console log and scratch images of its own.
@@ -91,7 +97,7 @@ run_selftest_halves() {
 boot_selftest() {
 	local log=$TESTS_LOG/selftest-$1.out
 	[ "${BOOTED:-0}" = 1 ] || run_selftest "$1" "$JUDGE_FS"
-	if [ "$(cat "$TESTS_LOG/selftest-$1.rc" 2>/dev/null)" = 0 ]; then
+	if selftest_ran "$1"; then
 		pass "$1 kernel runs the selftest to the end, no kernel error"
 	else
 		fail "$1 kernel runs the selftest to the end, no kernel error" \
@@ -177,8 +183,7 @@ tap_header() {
 judge() {
 	local kernel=$1 title=$2 want_exit=$3 fs tap bad table c dry_bad=""
 	if [ "${JUDGE_DRY:-0}" = 1 ]; then
-		[ "$(cat "$TESTS_LOG/selftest-$kernel.rc" 2>/dev/null)" = 0 ] ||
-			dry_bad="the boot failed;"
+		selftest_ran "$kernel" || dry_bad="the boot failed;"
 	else
 		boot_selftest "$kernel"
 	fi
