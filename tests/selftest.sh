@@ -158,6 +158,8 @@ fail_lines() {
 # setup, does not count as catching it.
 ONE_OF=""
 FAIL_RE=""
+# JUDGE_DRY=1: judge only says, by its status, whether the boot passed.
+JUDGE_DRY=0
 
 # one_of_fails TAP: 0 if a case of ONE_OF failed as FAIL_RE says.
 one_of_fails() {
@@ -182,7 +184,7 @@ tap_header() {
 # nothing printed, the status says whether every disk would pass.
 judge() {
 	local kernel=$1 title=$2 want_exit=$3 fs tap bad table c dry_bad=""
-	if [ "${JUDGE_DRY:-0}" = 1 ]; then
+	if [ "$JUDGE_DRY" = 1 ]; then
 		selftest_ran "$kernel" || dry_bad="the boot failed;"
 	else
 		boot_selftest "$kernel"
@@ -197,7 +199,7 @@ judge() {
 		if [ -n "$want_exit" ] && ! grep -q "exit=$want_exit\$" <<<"$tap"; then
 			bad="$bad $(echo "$tap" | tail -n 1) (want exit=$want_exit);"
 		fi
-		if [ "${JUDGE_DRY:-0}" = 1 ]; then
+		if [ "$JUDGE_DRY" = 1 ]; then
 			dry_bad=$dry_bad$bad
 			continue
 		fi
