@@ -12,9 +12,8 @@
 #     the device node, not the inode whose pages are dirty) fails async
 #     on the raw disk; lookupfirst (v5: the inode's wb looked up before
 #     the dirty check, while an inode never dirtied has no i_wb) oopses
-#     in clean_map, MS_ASYNC of a file read but never written.  (v3.5's noretry is not caught on 6.12: in redirty
-#     the page's write completes before the second store, so the second
-#     MS_ASYNC finds a plain dirty page and asks for a new pass.)
+#     in clean_map, MS_ASYNC of a file read but never written.  (v3.5's
+#     noretry has no twin here: see docs/linux-6.12.md.)
 #   - programs that never call MS_ASYNC keep the flusher's pace on both
 #     (tests/pace.sh);
 #   - the man-pages patch applies to Debian's msync(2) and renders.
