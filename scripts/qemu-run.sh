@@ -63,6 +63,10 @@ fi
 mkdir -p "$(dirname "$LOG")"
 "$QEMU_SYSTEM" "${args[@]}" </dev/null >"$LOG" 2>&1 &
 pid=$!
+# QEMU ends with this script, however the script ends (a full disk, a
+# signal): a QEMU left running keeps its images locked and its CPU busy.
+trap 'kill -9 $pid 2>/dev/null || true' EXIT
+trap 'exit 1' HUP INT TERM
 # The watchdog: the console log's size, once a second.
 start=$SECONDS last=$SECONDS size=0 longest=0 why=""
 while kill -0 $pid 2>/dev/null; do
@@ -90,6 +94,7 @@ if [ -n "$why" ]; then
 fi
 rc=0
 wait $pid || rc=$?
+trap - EXIT
 if [ -n "$why" ]; then
 	show_tail "$LOG" 50
 	echo "error: guest $why and was killed; its last line: ${lastline:-(none)}" >&2

@@ -148,6 +148,36 @@ expect_fail "a chatty guest is still killed at TIMEOUT" \
 	env SILENCE=10 TIMEOUT=20 FSLIST=ext2 APPEND=msync.arg=60 OUT_DIR="$tmp" \
 	"$TOP/scripts/guest.sh" unpatched chatty
 
+# qemu-run.sh stopped by a signal (or by an error such as a full disk)
+# takes its QEMU with it: one left running holds its images' locks, and
+# the next guest on them fails with "Failed to get \"write\" lock".
+printf '#!/bin/sh\necho $$ >"$QEMU_PIDFILE"\nexec sleep 300\n' >"$tmp/fake-qemu"
+chmod +x "$tmp/fake-qemu"
+qemu_left() {
+	local run q
+	KERNEL="$tmp/fake-qemu" INITRD="$tmp/fake-qemu" LOG="$tmp/fake.log" \
+		QEMU_SYSTEM="$tmp/fake-qemu" QEMU_PIDFILE="$tmp/fake.pid" \
+		"$TOP/scripts/qemu-run.sh" &
+	run=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ ! -s "$tmp/fake.pid" ] || break
+		sleep 1
+	done
+	q=$(cat "$tmp/fake.pid")
+	sleep 2 # past the line that sets the trap, into the watchdog
+	kill -TERM $run
+	wait $run || true
+	sleep 1
+	# Killed, it may stay a zombie until init reaps it.
+	case $(ps -o stat= -p "$q" || true) in
+	"" | Z*) ;;
+	*)	kill -9 "$q"
+		echo "QEMU (pid $q) still running"
+		return 1 ;;
+	esac
+}
+expect_ok "qemu-run.sh killed by a signal leaves no QEMU running" qemu_left
+
 # A guest that panics is a failure, whatever else it printed.
 expect_fail "panicking guest is a failure" "FAIL: kernel error" \
 	env TIMEOUT=60 FSLIST=ext2 OUT_DIR="$tmp" "$TOP/scripts/guest.sh" unpatched panic

@@ -65,7 +65,26 @@ finish() {
 	exit 1
 }
 
+# A full disk makes guests fail in ways that hide it (QEMU cannot lock
+# an image, a console log ends early): a whole run keeps about 16 GiB in
+# build/ and out/ (kernel objects, scratch images), so it wants 20 in
+# all, counting what a run before left there.
+space_for_run() {
+	local have free
+	mkdir -p "$BUILD_DIR" "$OUT_DIR"
+	have=$(du -skc "$BUILD_DIR" "$OUT_DIR" | awk 'END { print $1 }')
+	free=$(df -Pk "$BUILD_DIR" | awk 'NR == 2 { print $4 }')
+	echo "$(( (have + free) >> 20 )) GiB for build/ and out/:" \
+		"$((have >> 20)) used, $((free >> 20)) free"
+	[ $((have + free)) -ge $((20 << 20)) ] || {
+		echo "a whole make check needs 20 GiB for build/ and out/"
+		return 1
+	}
+}
+
 progress "checking packages, fetching and preparing the tree"
+[ "$groups" != "$all_groups" ] ||
+	setup "disk space for a whole run (20 GiB)" space_for_run
 setup "packages installed" scripts/deps.sh
 setup "linux-3.5 fetched and verified" scripts/fetch.sh
 setup "tree: v3.5 + fixes + series" scripts/tree.sh
