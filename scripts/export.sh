@@ -19,7 +19,7 @@ n=$(git rev-list --count base..HEAD)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -c core.abbrev=12 format-patch -q -o "$tmp" --cover-letter \
-	--subject-prefix="PATCH v6" --zero-commit --no-signature \
+	--subject-prefix="PATCH v7" --zero-commit --no-signature \
 	--no-renames base..HEAD
 
 # Fixed dates, and the cover letter's subject and blurb from the repo,
