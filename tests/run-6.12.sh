@@ -66,21 +66,18 @@ done
 # On 6.12 (mainline) MS_SYNC is already range-limited: the cases of patch
 # 1 pass on the unpatched kernel, those of patch 2 fail.
 KEPT_612="clean_map sync_one_page sync_ranges no_sync hole private errors high_offset no_pin datasync"
-CHANGED_612="async two_files repeat async_error redirty fair soon stream sync_race stale_mark late_request"
+CHANGED_612="async two_files repeat async_error redirty fair soon stream sync_race stale_mark late_request round_end bg_request"
 # Findings of 6.12, the same on both kernels: mmap() refuses file offsets
 # near 2^63 (EOVERFLOW), so huge_offset has nothing to map and skips; and
 # ext4's driver for ext2 (no journal) writes the inode table block in
 # fdatasync() after a timestamp-only change, so datasync (a) fails there.
-# And on ext4 and ext3, the 256 MiB sparse file of fair can be clean
-# before the small one (ext4 writes it far faster than the throttled disk
-# takes 256 MiB, as on v3.5's ext4): fairness is judged on ext2 there.
 # ext4's driver (the ext4 and ext3 disks): its ->page_mkwrite makes
 # sync_race's store wait for syncfs() most of the time, but not always
 # (seen in CI: not-ok on the unpatched kernel, which fails the case
 # whenever it does not skip, on ext3 on 2026-12-05 and on ext4 on
 # 2026-12-06): sync_race is judged on ext2 there.
 SKIP_ON="$SKIP_ON ext4:huge_offset ext3:huge_offset ext2:huge_offset raw:huge_offset"
-ANY_ON="ext2:datasync ext4:fair ext3:fair ext4:sync_race ext3:sync_race"
+ANY_ON="ext2:datasync ext4:sync_race ext3:sync_race"
 
 echo "[2/6] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
 # Its selftest boots in the background, as two guests (ext4 ext3, ext2

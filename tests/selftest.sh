@@ -369,6 +369,10 @@ run_planted() {
 #           page stored to with no msync() written, on ext2.
 #   anypass: any writeback of the inode (background, sync, kupdate) ends
 #           its MS_ASYNC request: bg_request must fail on ext4.
+#   nomark: an MS_ASYNC pass writes every dirty inode of the device,
+#           marked or not: stream must find the file it never asked for
+#           written, on ext2 (other cases that leave a file dirty may
+#           fail too).
 #   firstonly: MS_ASYNC asks for the first shared mapping of its range
 #           only: two_files must see the second file left dirty.
 #   chase:  an MS_ASYNC pass queues the marked files again at every refill
@@ -428,6 +432,9 @@ selftest_variants() {
 		"round_end (a pass ends the request it served) fails"
 	planted anypass ext4 bg_request "stored to during background writeback, msync\(MS_ASYNC\) returned 0; clean after" \
 		"redirty stream sync_race stale_mark" "bg_request (a request made during background writeback is kept) fails"
+	planted nomark ext2 stream "the other file, never msync\(\)ed: [0-9]+ of 4096 pages dirty" \
+		"async two_files redirty fair soon stale_mark late_request round_end bg_request sync_race repeat no_pin" \
+		"stream (a pass writes only the files asked for) fails"
 	planted firstonly ext2 two_files "B pages 32-63, MS_ASYNC\) returned 0; A clean after [0-9]+ ms, B after 5000 ms" "" \
 		"two_files (MS_ASYNC of a range over two files writes both) fails"
 	planted chase ext2 stream "times the file \(want 1.25 to" "" \
