@@ -78,6 +78,9 @@ CHANGED_612="async two_files repeat async_error redirty fair soon stream sync_ra
 # 2026-12-06): sync_race is judged on ext2 there.
 SKIP_ON="$SKIP_ON ext4:huge_offset ext3:huge_offset ext2:huge_offset raw:huge_offset"
 ANY_ON="ext2:datasync ext4:sync_race ext3:sync_race"
+# 6.12's ext4 writeback does not scan an extent's range again: bg_request
+# fails on the unpatched kernel on every file system.
+SAME_ON=""
 
 echo "[2/6] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
 # Its selftest boots in the background, as two guests (ext4 ext3, ext2
