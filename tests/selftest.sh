@@ -21,11 +21,11 @@ RAW_ONLY="async_error"
 # every kernel.
 RAW_SAME="datasync"
 # SAME_ON: "FS:CASE ..." pairs that pass on every kernel.  bg_request on
-# v3.5's ext4 and ext3: ext4_da_writepages() starts each extent's scan
-# again from the start of its range, so background writeback itself
-# writes the page stored to behind it (the unpatched kernel passes the
-# case there); it is judged on ext2, whose write_cache_pages() does not.
-SAME_ON="ext4:bg_request ext3:bg_request"
+# v3.5's ext4: ext4_da_writepages() starts each extent's scan again from
+# the start of its range, so background writeback itself writes the page
+# stored to behind it (the unpatched kernel passes the case there); ext3
+# and ext2, whose write_cache_pages() does not, judge it.
+SAME_ON="ext4:bg_request"
 
 # tap_of LOG FS: the selftest's TAP output for one file system.
 tap_of() {
