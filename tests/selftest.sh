@@ -322,11 +322,11 @@ run_planted() {
 		fi
 		ok=$(for c in $CASES; do
 			[[ " $cases $others " == *" $c "* ]] || echo "$c"; done)
-		# Some faults show only as timing (chase: a pass at every
-		# refill writes the file as often as the disk allows, which a
-		# slow host's disk at a third of its throttle made 3.9 times
-		# in 3 s, not 13): one more boot when the first does not show
-		# it, said in the output; a fault that escapes both fails.
+		# Some faults show only as timing (v6's chase, a pass at every
+		# refill, wrote its file 3.9 times in 3 s, not 13, on a slow
+		# host's disk at a third of its throttle): one more boot when
+		# the first does not show it, said in the output; a fault
+		# that escapes both fails.
 		if ! BOOTED=1 JUDGE_DRY=1 JUDGE_FS="$disks" ONE_OF="$cases" \
 		     FAIL_RE="$re" judge "$name" "" "" "$ok" ""; then
 			echo "       $name: not as expected on the first boot; booted again"
@@ -382,14 +382,12 @@ run_planted() {
 #           fail too).
 #   firstonly: MS_ASYNC asks for the first shared mapping of its range
 #           only: two_files must see the second file left dirty.
-#   chase:  an MS_ASYNC pass queues the marked files again at every refill
-#           (v5's expire_marked_inodes): stream must see the file written
-#           many times a second.
 #   stale:  the request outlives the file's clean state (v5 on v3.5): the
 #           next pass writes a page stored to with no msync(), and
 #           stale_mark must fail on ext2.
 #   later:  the first MS_ASYNC after a quiet second waits a second (v5):
-#           soon (a) must fail.
+#           soon (a) must fail, and late_request may (its request comes
+#           after a quiet second).
 #   norate: a pass at every call: soon (b) and stream must fail.
 #   rearm:  the next pass is due a second after the last one ended, not
 #           started (v5's rearm): late_request must fail, its request
@@ -399,7 +397,8 @@ run_planted() {
 #           written once).
 #   slow:   MS_ASYNC passes at most every 3 s, not every second: soon
 #           must fail, (a) if the last case's pass was under 3 s before,
-#           else (b).  stream and late_request may (fewer passes).
+#           else (b).  stream and late_request may (fewer passes), and
+#           fair and round_end (their small file's pass is not due).
 #   lasterr: MS_SYNC over several mappings returns the last one's result,
 #           not the first error: async_error's MS_SYNC over two mappings,
 #           the failing page in the first, must fail (raw only).
@@ -444,16 +443,14 @@ selftest_variants() {
 		"stream (a pass writes only the files asked for) fails"
 	planted firstonly ext2 two_files "B pages 32-63, MS_ASYNC\) returned 0; A clean after [0-9]+ ms, B after 5000 ms" "" \
 		"two_files (MS_ASYNC of a range over two files writes both) fails"
-	planted chase ext2 stream "times the file \(want 1.25 to" "" \
-		"stream (each pass writes the file once) fails"
 	planted stale ext2 stale_mark "A's page 1, stored to with no msync\(\) after A was clean: 0 of 1" "" \
 		"stale_mark (a request ends when the file is clean) fails"
-	planted later ext2 soon "\(a\) isolated msync\(MS_ASYNC\) returned 0; writeback began" "" \
+	planted later ext2 soon "\(a\) isolated msync\(MS_ASYNC\) returned 0; writeback began" late_request \
 		"soon (a) (an isolated MS_ASYNC starts at once) fails"
 	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began|times the file \(want 1.25 to" "repeat" \
 		"soon (b) or stream (at most one pass a second) fails"
 	planted slow ext2 soon "\((a|b)\) .*msync\(MS_ASYNC\) .*writeback began" \
-		"stream late_request" "soon (a pass a second after the last, not three) fails"
+		"stream late_request fair round_end" "soon (a pass a second after the last, not three) fails"
 	planted lasterr raw async_error "the first mapping failing: returned 0" "" \
 		"async_error (the first mapping's EIO is returned) fails"
 	planted rearm ext2 late_request "then another file's MS_ASYNC returned 0, clean after" stream \
