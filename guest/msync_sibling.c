@@ -14,7 +14,20 @@
  * must be written within LIMIT_MS, while FROZEN is still frozen.  After
  * the thaw, the child's range must be written within LIMIT_MS too.
  *
- * Output: TAP.  Exit status 0 if both were written in time, 1 if not.
+ * Then (3) a pass that gives way to queued work must go on after it.
+ * With the periodic flusher off, a file of RESUME_PAGES on FROZEN
+ * (thawed by then) is stored to and given MS_ASYNC; once the pass has
+ * written part of it, SYNC_PAGES are written to a file on OTHER and
+ * syncfs() is called there: work queued for the same flusher, which the
+ * pass gives way to.  When syncfs() returns, the rest of the big file
+ * must be written with no other call: within RESUME_MS, plus its pages
+ * at RESUME_RATE pages a second (half the throttle the harness sets).
+ * The disk's request queue is made shallow meanwhile (as the selftest's
+ * async (d) does), so that the pass cannot queue the whole file at once
+ * and has pages left to write when syncfs() comes.
+ *
+ * Output: TAP.  Exit status 0 if all three were written in time, 1 if
+ * not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,21 +39,27 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include "msync_util.h"
 
 #define PAGES		256
 #define FROZEN_PAGES	8192
 #define LIMIT_MS	5000
+#define RESUME_PAGES	8192
+#define SYNC_PAGES	512
+#define RESUME_MS	2000
+#define RESUME_RATE	2048
 
 /* A file of @pages pages, written and synced, mapped shared; NULL */
-static char *map_file(const char *dir, int pages)
+static char *map_file(const char *dir, const char *name, int pages)
 {
 	char path[512], buf[4096];
 	void *p;
 	int fd, i;
 
-	snprintf(path, sizeof(path), "%s/sibling.dat", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		return NULL;
@@ -64,6 +83,78 @@ static void store(char *p, int c, int pages)
 		p[i * 4096] = (char)c;
 }
 
+/* Sets the request queue attribute @name of the disk of @st to @val */
+static int queue_knob(const struct stat *st, const char *name, const char *val)
+{
+	char path[128];
+
+	/* A partition's directory is in its disk's */
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/%s",
+		 major(st->st_dev), minor(st->st_dev), name);
+	return knob_set(path, val);
+}
+
+/*
+ * Check 3: the big file's pass gives way to syncfs() of OTHER, then goes
+ * on with no other call.  True if the rest was written in time.
+ */
+static int resume(const char *dir, const char *other)
+{
+	char path[512], buf[4096];
+	struct census c;
+	struct stat st;
+	long long t0, t, limit;
+	char *p;
+	int fd, i;
+
+	p = map_file(dir, "resume.dat", RESUME_PAGES);
+	snprintf(path, sizeof(path), "%s/resume.dat", other);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (!p || fd < 0 || fstat(fd, &st) ||
+	    knob_set("/proc/sys/vm/dirty_writeback_centisecs", "0") ||
+	    queue_knob(&st, "nr_requests", "4") ||
+	    queue_knob(&st, "max_sectors_kb", "64")) {
+		printf("not ok 3 - setup: %s\n", strerror(errno));
+		return 0;
+	}
+	sleep_ms(1100);		/* the next pass is due at once */
+	store(p, 0xc3, RESUME_PAGES);
+	if (msync(p, (size_t)RESUME_PAGES * 4096, MS_ASYNC))
+		printf("# msync(MS_ASYNC) on %s: %s\n", dir, strerror(errno));
+	/* The pass has written a chunk and has more to write */
+	t0 = now_ms();
+	do {
+		c = census(p, RESUME_PAGES);
+		if (c.clean + c.writeback >= 1024 || now_ms() - t0 > LIMIT_MS)
+			break;
+		sleep_ms(10);
+	} while (1);
+	printf("# (3) %ld of %d pages clean, %ld under writeback, %lld ms after the call\n",
+	       c.clean, RESUME_PAGES, c.writeback, now_ms() - t0);
+	memset(buf, 0xd4, sizeof(buf));
+	for (i = 0; i < SYNC_PAGES; i++)
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+			break;
+	t = now_ms();
+	if (syncfs(fd))
+		printf("# syncfs(%s): %s\n", other, strerror(errno));
+	close(fd);
+	c = census(p, RESUME_PAGES);
+	printf("# (3) syncfs(%s) of %d pages took %lld ms; then %ld of %d pages of %s dirty\n",
+	       other, SYNC_PAGES, now_ms() - t, c.dirty, RESUME_PAGES, dir);
+	limit = RESUME_MS + (c.dirty + c.writeback) * 1000 / RESUME_RATE;
+	t = wait_clean(p, RESUME_PAGES, limit);
+	if (t >= 0) {
+		printf("ok 3 - MS_ASYNC pass on %s goes on after syncfs(%s) (clean %lld ms after it)\n",
+		       dir, other, t);
+		return 1;
+	}
+	printf("not ok 3 - MS_ASYNC pass on %s not done %lld ms after syncfs(%s): %ld of %d pages unclean\n",
+	       dir, limit, other, RESUME_PAGES - census(p, RESUME_PAGES).clean,
+	       RESUME_PAGES);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char *fp, *op;
@@ -75,13 +166,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s <frozen-dir> <other-dir>\n", argv[0]);
 		return 2;
 	}
-	printf("TAP version 13\n1..2\n");
+	printf("TAP version 13\n1..3\n");
 	if (pagestate_open()) {
 		printf("not ok 1 - /proc/kpageflags: %s\n", strerror(errno));
 		return 1;
 	}
-	fp = map_file(argv[1], FROZEN_PAGES);
-	op = map_file(argv[2], PAGES);
+	fp = map_file(argv[1], "sibling.dat", FROZEN_PAGES);
+	op = map_file(argv[2], "sibling.dat", PAGES);
 	ffd = open(argv[1], O_RDONLY);
 	if (!fp || !op || ffd < 0) {
 		printf("Bail out! setup: %s\n", strerror(errno));
@@ -129,5 +220,10 @@ int main(int argc, char **argv)
 		       argv[1], LIMIT_MS, PAGES - census(fp, PAGES).clean);
 		ok = 0;
 	}
+	if (wait_clean(fp, FROZEN_PAGES, 4 * LIMIT_MS) < 0)
+		printf("# %s's first file not clean before (3)\n", argv[1]);
+	if (!resume(argv[1], argv[2]))
+		ok = 0;
+	knob_restore_all();
 	return ok ? 0 : 1;
 }

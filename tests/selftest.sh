@@ -403,6 +403,7 @@ run_planted() {
 #           not the first error: async_error's MS_SYNC over two mappings,
 #           the failing page in the first, must fail (raw only).
 #   nokupdate, and stale a second time: the pace group (tests/pace.sh).
+#   noresume: the sibling group (tests/sibling.sh), its check 3.
 #   pin:    as v3's MS_ASYNC worker, a work item writes the range and
 #           holds the file (get_file) until that writeback is done:
 #           no_pin must fail.  soon and stream may (the range is written
