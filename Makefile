@@ -105,3 +105,12 @@ clean:
 
 distclean:
 	rm -rf $(O) $(B) dl
+
+# fstests and LTP on the unpatched and patched kernels, v3.5 and 6.12
+# (docs/fstests.md): a table of the results; non-zero on a regression.
+.PHONY: fstests ltp
+fstests:
+	@$(S)/suite-all.sh fstests
+
+ltp:
+	@$(S)/suite-all.sh ltp

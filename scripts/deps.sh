@@ -3,6 +3,8 @@
 #   deps.sh        what make check needs
 #   deps.sh 6.12   and Debian's linux-source-6.12 (make check-6.12), the
 #                  version whose tarball linux.hash pins
+#   deps.sh fstests  and what make fstests and make ltp build with: fstests'
+#                  and LTP's build dependencies, debootstrap for the guest
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -43,6 +45,21 @@ if [ "${1:-}" = 6.12 ]; then
 	# msync(2) as Debian ships it, for the man-pages patch
 	command -v man >/dev/null 2>&1 || missing="$missing man-db"
 	[ -e /usr/share/man/man2/msync.2.gz ] || missing="$missing manpages-dev"
+fi
+# fstests builds against the XFS, uuid, attr, acl, aio, uring, cap and
+# gdbm headers with libtool; LTP from git needs autoconf, automake and
+# pkg-config; the guest's root file system comes from debootstrap.
+if [ "${1:-}" = fstests ]; then
+	for hp in xfs/xfs.h:xfslibs-dev uuid/uuid.h:uuid-dev \
+		attr/attributes.h:libattr1-dev sys/acl.h:libacl1-dev \
+		libaio.h:libaio-dev liburing.h:liburing-dev \
+		sys/capability.h:libcap-dev gdbm.h:libgdbm-dev; do
+		[ -e "/usr/include/${hp%%:*}" ] || missing="$missing ${hp#*:}"
+	done
+	for tp in libtoolize:libtool autoreconf:autoconf automake:automake \
+		pkg-config:pkg-config debootstrap:debootstrap; do
+		command -v "${tp%%:*}" >/dev/null 2>&1 || missing="$missing ${tp#*:}"
+	done
 fi
 [ -z "$missing$foreign" ] && exit 0
 
