@@ -24,7 +24,9 @@
  * the device in the range is dirty or under writeback (page flags, for
  * the pages in the page table).  One such call in SYNC_DIRTY first
  * stores to every page of the range that it can, so that the sync has
- * work to do.
+ * work to do.  When MS_SYNC|MS_INVALIDATE returns EBUSY, the locked
+ * mapping was not synced: the first locked page of the range, stored to
+ * before the call, is still dirty (mappings before it may be synced).
  *
  * Prints the seed (reuse it to repeat a run), counts per result and every
  * violation (the first 20 in full).  Exit status 0 if none, 1 if any.
@@ -185,6 +187,17 @@ static int expected(unsigned long addr, size_t len, int flags)
 	return unmapped ? ENOMEM : 0;
 }
 
+/* The first locked page of pages [first, end), or -1 */
+static int first_locked(int first, int end)
+{
+	int i;
+
+	for (i = first; i < end; i++)
+		if (model[i] == LOCKED)
+			return i;
+	return -1;
+}
+
 /* Whether msync() must sync the page: shared, of the file or device */
 static int synced_kind(enum kind k)
 {
@@ -289,6 +302,8 @@ static int pick_flags(void)
 int main(int argc, char **argv)
 {
 	long calls = 100000, i, bad = 0, syncs = 0, seen = 0, stored = 0;
+	long busy_seen = 0;
+	int locked, st;
 	long left;
 	int first, end;
 	char *endp;
@@ -364,7 +379,23 @@ int main(int argc, char **argv)
 		if ((flags & MS_SYNC) && (want == 0 || want == ENOMEM) &&
 		    syncs++ % SYNC_DIRTY == 0)
 			stored += dirty_range(first, end);
+		locked = -1;
+		if ((flags & MS_SYNC) && want == EBUSY) {
+			locked = first_locked(first, end);
+			if (locked >= 0)
+				*(volatile char *)(window() + locked * page) = 2;
+		}
 		got = msync((void *)addr, len, flags) ? errno : 0;
+		if (locked >= 0 && got == EBUSY) {
+			page_states((void *)(window() + locked * page), 1, &st);
+			busy_seen++;
+			if (!(st & (ST_DIRTY | ST_WRITEBACK | ST_ABSENT))) {
+				if (bad < 20)
+					printf("# VIOLATION call %ld: msync(%#lx, %#zx, %#x) returned EBUSY after syncing the locked page %d\n",
+					       i, addr, len, flags, locked);
+				bad++;
+			}
+		}
 		if ((flags & MS_SYNC) && got == want &&
 		    (want == 0 || want == ENOMEM) &&
 		    (left = left_dirty(first, end, &seen))) {
@@ -393,6 +424,12 @@ int main(int argc, char **argv)
 	       syncs, stored, seen);
 	if (!stored || !seen) {
 		printf("# VIOLATION no MS_SYNC call had a dirty page to sync and look at\n");
+		bad++;
+	}
+	printf("# EBUSY: %ld MS_SYNC calls with a locked page stored to looked at\n",
+	       busy_seen);
+	if (!busy_seen) {
+		printf("# VIOLATION no EBUSY call had a locked dirty page to look at\n");
 		bad++;
 	}
 	/* Every outcome of the contract must have been drawn */

@@ -402,6 +402,20 @@ run_planted() {
 #   lasterr: MS_SYNC over several mappings returns the last one's result,
 #           not the first error: async_error's MS_SYNC over two mappings,
 #           the failing page in the first, must fail (raw only).
+#   holefirst: msync() returns ENOMEM at the first hole, the mapped parts
+#           after it not synced: hole must find pages 16-19 dirty (errors
+#           may fail: its hole before a locked mapping gives ENOMEM, not
+#           EBUSY); the fuzz group too.
+#   busylate: MS_SYNC|MS_INVALIDATE syncs a locked mapping before it
+#           returns EBUSY: errors must see the device write; the fuzz
+#           group too.
+#   eiocont: MS_SYNC goes on syncing the mappings after one whose sync
+#           failed (returning the first error): async_error must find
+#           the device page mapped after the failing one clean.
+#   invmark: MS_INVALIDATE and flags 0 ask for a pass as MS_ASYNC does:
+#           no_sync must see the device write within its watch.
+#   privmark: MS_ASYNC on a private mapping of a file asks for a pass:
+#           private must see the file's shared dirty pages written.
 #   nokupdate, and stale a second time: the pace group (tests/pace.sh).
 #   noresume: the sibling group (tests/sibling.sh), its check 3.
 #   pin:    as v3's MS_ASYNC worker, a work item writes the range and
@@ -454,6 +468,16 @@ selftest_variants() {
 		"stream late_request fair round_end" "soon (a pass a second after the last, not three) fails"
 	planted lasterr raw async_error "the first mapping failing: returned 0" "" \
 		"async_error (the first mapping's EIO is returned) fails"
+	planted holefirst ext4 hole "range, pages 16-19: 0 of 4 pages clean" errors \
+		"hole (ENOMEM after the mapped parts are synced) fails"
+	planted busylate ext4 errors "MS_SYNC[|]MS_INVALIDATE, mlocked: device wrote [1-9][0-9]* bytes, expected 0" "" \
+		"errors (EBUSY before the locked mapping is synced) fails"
+	planted eiocont raw async_error "the mapping after the failing one: 0 of 1 pages dirty" "" \
+		"async_error (no mapping synced after a failing one) fails"
+	planted invmark ext2 no_sync "(MS_INVALIDATE|flags 0): device wrote [1-9][0-9]* bytes, expected 0" "errors private" \
+		"no_sync (MS_INVALIDATE and flags 0 ask for no pass) fails"
+	planted privmark ext2 private "MAP_PRIVATE file, MS_ASYNC: device wrote [1-9][0-9]* bytes, expected 0" "" \
+		"private (MS_ASYNC on a private mapping asks for no pass) fails"
 	planted rearm ext2 late_request "then another file's MS_ASYNC returned 0, clean after" stream \
 		"late_request (a request right after a long pass served at once) fails"
 	planted pin "ext4 raw" no_pin "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
