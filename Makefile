@@ -38,10 +38,12 @@ deps:
 fetch: deps
 	@$(S)/fetch.sh >/dev/null
 
-tree: fetch
+# The tree needs the tarball only to be made (tree.sh fetches it then):
+# a clone whose tree is built needs no DL_DIR for 'make series'.
+tree: deps
 	@$(S)/tree.sh
 
-tree-reset: fetch
+tree-reset: deps
 	@rm -f $(B)/linux/.git/msync-state
 	@git -C $(B)/linux reset -q --hard 2>/dev/null || true
 	@$(S)/tree.sh

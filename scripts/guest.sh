@@ -57,13 +57,13 @@ for img in $imgs; do
 	disks="$disks $img$opts"
 done
 export DISKS=$disks
-# The raw disk's writes of EIO_SECTOR fail on purpose: its I/O errors are
-# not a kernel's (verdict.sh).
+# The raw disk's writes of EIO_SECTOR fail on purpose: its I/O errors at
+# that sector are not a kernel's (verdict.sh).
 if [ -n "$EIO_SECTOR" ]; then
 	i=0
 	for fs in $FSLIST; do
 		[ "${fs%%-*}" = raw ] &&
-			export VERDICT_IO_OK="vd$(printf "\\$(printf %o $((97 + i)))")"
+			export VERDICT_IO_OK="vd$(printf "\\$(printf %o $((97 + i)))"):$EIO_SECTOR"
 		i=$((i + 1))
 	done
 fi

@@ -176,14 +176,17 @@ mkfs_for() {
 # themselves corrupt or lost data (ext2/3/4 errors and warnings, ext2's
 # "EXT2-fs (vda): error", an aborted journal, jbd2 refusing a handle,
 # dirty metadata where none may be, ext4's lost delayed allocation, a
-# forced read-only remount).  I/O errors are judged by verdict.sh: the
+# forced read-only remount, an access beyond the end of a device, which
+# v3.5 prints at KERN_INFO, below the console's level: guest/init
+# prints it from dmesg at the end); UBSAN, the OOM killer, lockdep's
+# uninitialized key.  I/O errors are judged by verdict.sh: the
 # raw disk fails one sector on purpose.
-KERNEL_LOCKDEP_RE='possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock order detected|irq lock inversion|turning off the locking correctness validator'
-KERNEL_BUG_RE='Kernel panic|Oops|BUG:|kernel BUG at|invalid opcode:|WARNING: at|WARNING: CPU:|---\[ end trace|general protection fault|divide error:|stack segment:|double fault:|page allocation failure|ODEBUG:|BUG [^ ]+ \((Not tainted|Tainted[^)]*)\)|detected stall'
+KERNEL_LOCKDEP_RE='possible (circular|recursive) locking|trying to register non-static key|inconsistent lock state|suspicious RCU usage|lock order detected|irq lock inversion|turning off the locking correctness validator'
+KERNEL_BUG_RE='Kernel panic|Oops|BUG:|kernel BUG at|invalid opcode:|WARNING: at|WARNING: CPU:|---\[ end trace|general protection fault|divide error:|stack segment:|double fault:|page allocation failure|ODEBUG:|BUG [^ ]+ \((Not tainted|Tainted[^)]*)\)|detected stall|UBSAN:|Out of memory:'
 KERNEL_HUNG_RE='INFO: task .* blocked'
-KERNEL_FS_RE='VFS: Busy inodes after unmount|EXT[234]-fs (\([^)]*\): )?error|EXT[234]-fs warning|Aborting journal|jbd2?_start:|Spotted dirty metadata buffer|delayed block allocation failed|Data will be lost|[Rr]emounting filesystem read-only'
+KERNEL_FS_RE='VFS: Busy inodes after unmount|EXT[234]-fs (\([^)]*\): )?error|EXT[234]-fs warning|Aborting journal|jbd2?_start:|Spotted dirty metadata buffer|delayed block allocation failed|Data will be lost|[Rr]emounting filesystem read-only|potential data loss|attempt to access beyond end of device'
 # I/O errors of a disk, as v3.5 and 6.12 print them ("vd[a-z]" follows)
-KERNEL_IO_RE='I/O error,? dev |Buffer I/O error on (device|dev) |lost page write due to I/O error on '
+KERNEL_IO_RE='I/O error,? dev |Buffer I/O error on (device|dev) |lost page write due to I/O error on |JBD2?: Detected IO errors while flushing file data on '
 KERNEL_ERROR_RE="$KERNEL_BUG_RE|$KERNEL_HUNG_RE|$KERNEL_LOCKDEP_RE|$KERNEL_FS_RE"
 
 jobs_n() {

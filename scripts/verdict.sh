@@ -4,8 +4,12 @@
 #   debug-objects, SLUB or RCU-stall report, or panicked (whatever
 #   the result lines say), or if the guest never printed "msync-guest: done";
 #   without --sane, also fail unless every result line says exit=0.
-#   I/O errors fail it too, but for the disks in VERDICT_IO_OK (device
-#   names separated by "|", e.g. "vdd": disks that fail writes on purpose).
+#   I/O errors fail it too, but those VERDICT_IO_OK allows: entries
+#   separated by "|", each DEV ("vda": any error of the disk) or DEV:SECTOR
+#   ("vdd:10485888": the disk fails writes of that sector on purpose; a
+#   line that names a sector or a logical block must name one that holds
+#   it: a request of up to 1024 sectors that starts at or before it, a
+#   block of 512 to 4096 bytes).
 # Prints one verdict line; exit 0 on pass.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -22,9 +26,38 @@ log=$1
 # which under pipefail fail at random when the writer gets SIGPIPE.
 text=$(tr -d '\r' <"$log")
 bad=$(grep -E "$KERNEL_ERROR_RE|$KERNEL_IO_RE" <<<"$text" || true)
-if [ -n "${VERDICT_IO_OK:-}" ]; then
-	dev="(^|[^a-z0-9])($VERDICT_IO_OK)([^a-z0-9]|$)"
-	bad=$(grep -vE "I/O error.*$dev|$dev.*I/O error" <<<"$bad" || true)
+# io_ok LINE: an I/O error line that VERDICT_IO_OK allows.
+io_ok() {
+	local entry dev sector n bs
+	grep -qE '(I/O|IO) error' <<<"$1" || return 1
+	for entry in ${VERDICT_IO_OK//|/ }; do
+		dev=${entry%%:*} sector=${entry#*:}
+		grep -qE "(^|[^a-z0-9])$dev([^a-z0-9]|$)" <<<"$1" || continue
+		[ "$sector" != "$entry" ] || return 0
+		if n=$(grep -oE 'sector [0-9]+' <<<"$1"); then
+			n=${n#sector }
+			[ "$n" -le "$sector" ] && [ $((n + 1024)) -gt "$sector" ] &&
+				return 0
+			continue
+		fi
+		if n=$(grep -oE 'logical block [0-9]+' <<<"$1"); then
+			n=${n#logical block }
+			for bs in 1 2 4 8; do
+				[ $((n * bs)) -le "$sector" ] &&
+					[ $(((n + 1) * bs)) -gt "$sector" ] && return 0
+			done
+			continue
+		fi
+		return 0
+	done
+	return 1
+}
+if [ -n "${VERDICT_IO_OK:-}" ] && [ -n "$bad" ]; then
+	kept=""
+	while IFS= read -r line; do
+		io_ok "$line" || kept="$kept$line"$'\n'
+	done <<<"$bad"
+	bad=${kept%$'\n'}
 fi
 bad=$(head -n 5 <<<"$bad")
 if [ -n "$bad" ]; then

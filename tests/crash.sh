@@ -226,7 +226,7 @@ crash_eio() {
 		LOG=$log DISKS="blkdebug:$run/blkdebug:$run/ext4.img" TIMEOUT=120 \
 		APPEND="msync.run=eio msync.disks=ext4 msync.arg=4:12" \
 		scripts/qemu-run.sh >"$TESTS_LOG/crash-eio-$k.out" 2>&1 ||
-	   ! VERDICT_IO_OK=vda scripts/verdict.sh "$log" \
+	   ! VERDICT_IO_OK="vda:$((blk * 8))" scripts/verdict.sh "$log" \
 		>>"$TESTS_LOG/crash-eio-$k.out" 2>&1; then
 		fail "$k: I/O error cases" "$(tail -n 3 "$TESTS_LOG/crash-eio-$k.out")" \
 			"console log: $log"

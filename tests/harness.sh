@@ -56,6 +56,14 @@ expect_fail "unpinned tarball is refused with its sha256" \
 	"no sha256 is pinned.*|sha256  [0-9a-f]{64}  $KTAR" \
 	env DL_DIR="$tmp/dl-new" HASH_FILE="$tmp/empty.hash" "$TOP/scripts/fetch.sh"
 
+# A built tree needs no tarball: make tree (and make series after it)
+# with an empty DL_DIR and no way to download, as after 'make run' with
+# a DL_DIR the next command does not repeat.
+mkdir -p "$tmp/dl-empty"
+expect_ok "make tree with the tree built needs no download (empty DL_DIR)" \
+	env DL_DIR="$tmp/dl-empty" KERNEL_URL="file://$tmp/nowhere/$KTAR" \
+	make -s -C "$TOP" tree
+
 # A patch that does not apply stops the tree step, names the patch and
 # leaves the tree where it was: here the first patch of the series
 # applies and the second does not.
@@ -238,7 +246,13 @@ for report in 'kernel BUG at mm/filemap.c:1234!' \
 	'end_request: I/O error, dev vda, sector 123456' \
 	'blk_update_request: I/O error, dev vdb, sector 8 op 0x1:(WRITE) flags 0x0' \
 	'Buffer I/O error on device vdc, logical block 42' \
-	'lost page write due to I/O error on vdc'; do
+	'lost page write due to I/O error on vdc' \
+	'UBSAN: shift-out-of-bounds in fs/fs-writeback.c:250:3' \
+	'Out of memory: Killed process 123 (msync_test) total-vm:1234kB' \
+	'INFO: trying to register non-static key.' \
+	'EXT4-fs (vda): failed to convert unwritten extents to written extents -- potential data loss!  (inode 12, offset 0, size 4096, error -5)' \
+	'attempt to access beyond end of device' \
+	'JBD2: Detected IO errors while flushing file data on vda-8'; do
 	printf '%s\n' 'msync-guest: run selftest ext4' 'ok 1 - x' "$report" \
 		'msync-guest: result selftest ext4 exit=0' 'msync-guest: done' \
 		>"$tmp/report.log"
@@ -254,8 +268,18 @@ printf '%s\n' 'msync-guest: run selftest raw' 'ok 1 - x' \
 	'msync-guest: result selftest raw exit=0' 'msync-guest: done' >"$tmp/io.log"
 expect_ok "verdict: I/O errors of the disk in VERDICT_IO_OK pass" \
 	env VERDICT_IO_OK=vdd "$TOP/scripts/verdict.sh" "$tmp/io.log"
+expect_ok "verdict: I/O errors of the sector in VERDICT_IO_OK pass" \
+	env VERDICT_IO_OK=vdd:10485888 "$TOP/scripts/verdict.sh" "$tmp/io.log"
 expect_fail "verdict: I/O errors of another disk fail" "FAIL: kernel error" \
 	env VERDICT_IO_OK=vda "$TOP/scripts/verdict.sh" "$tmp/io.log"
+sed 's/sector 10485888/sector 8/' "$tmp/io.log" >"$tmp/io8.log"
+expect_fail "verdict: I/O errors of another sector of that disk fail" \
+	"FAIL: kernel error" \
+	env VERDICT_IO_OK=vdd:10485888 "$TOP/scripts/verdict.sh" "$tmp/io8.log"
+sed 's/logical block 1310736/logical block 7/' "$tmp/io.log" >"$tmp/io7.log"
+expect_fail "verdict: a buffer error of another block of that disk fails" \
+	"FAIL: kernel error" \
+	env VERDICT_IO_OK=vdd:10485888 "$TOP/scripts/verdict.sh" "$tmp/io7.log"
 grep -q 'loglevel=[5-9]' "$TOP/scripts/qemu-run.sh" &&
 	pass "the guest console shows KERN_WARNING (WARN_ON, lockdep)" ||
 	fail "the guest console shows KERN_WARNING (WARN_ON, lockdep)" \
