@@ -9,7 +9,8 @@
 # the guest ran to the end, whatever the tests said.
 # Settings: SUITE_FS (ext4), the file system of TEST_DEV and SCRATCH_DEV;
 # SUITE_DISK_SIZE (3G), their size; SUITE_TAG, a suffix of the names above
-# for another run of the same kernel and suite.
+# for another run of the same kernel and suite; SUITE_TEST_TIMEOUT (900),
+# the seconds an fstests test may run before the guest kills it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fstests-lib.sh"
@@ -56,6 +57,7 @@ $mkfs_test "$rundir/test.img" >/dev/null 2>&1 || die "mkfs of TEST_DEV ($fs) fai
 	echo "FSTYP=$fs"
 	echo "MKFS_OPTIONS='$mkfs_opts'"
 	echo "MOUNT_OPTIONS=''"
+	echo "TEST_TIMEOUT=${SUITE_TEST_TIMEOUT:-900}"
 } >"$rundir/job/job/env"
 echo "$tests" >"$rundir/job/job/tests"
 tar -C "$rundir/job" -cf "$rundir/job.img" job
@@ -86,6 +88,8 @@ if [ $suite = fstests ]; then
 	for t in $tests; do
 		if [ -e "$rb/$t.notrun" ]; then
 			echo "$t notrun $(head -n 1 "$rb/$t.notrun")"
+		elif grep -qx "$t" "$res/results/timeouts" 2>/dev/null; then
+			echo "$t failed killed after ${SUITE_TEST_TIMEOUT:-900} s (SUITE_TEST_TIMEOUT)"
 		elif [[ " $failures " == *" $t "* ]]; then
 			why=$(tr -d '\r' <"$res/results/check.out" 2>/dev/null |
 				grep -m1 "^$t " | sed "s|^$t *||; s|([^)]*)||g; s| *$||")
