@@ -27,6 +27,8 @@ reason() {
 tests=$(awk '$1 != "console-errors" { print $1 }' "$(sum "${kernels[0]}")")
 
 # The table: a "not run" or a failure cell points to its reason below.
+# cell KERNEL TEST: the cell, in CELL (not in a subshell: the notes are
+# numbered as they are met).
 declare -A note_of=()
 notes=()
 cell() {
@@ -34,19 +36,20 @@ cell() {
 	s=$(status "$1" "$2")
 	r=$(reason "$1" "$2")
 	case $s in
-	passed) echo "passed"; return ;;
+	passed) CELL=passed; return ;;
 	notrun) s="not run" ;;
 	failed) s="FAILED" ;;
-	missing) echo "(did not run)"; return ;;
-	"") echo "-"; return ;;
+	missing) CELL="(did not run)"; return ;;
+	*) CELL="-"; return ;;
 	esac
-	[ -n "$r" ] || { echo "$s"; return; }
+	CELL=$s
+	[ -n "$r" ] || return 0
 	key="$s: $r"
 	if [ -z "${note_of[$key]:-}" ]; then
 		notes+=("$key")
 		note_of[$key]=${#notes[@]}
 	fi
-	echo "$s [${note_of[$key]}]"
+	CELL="$s [${note_of[$key]}]"
 }
 header="| test |"
 rule="| --- |"
@@ -59,7 +62,8 @@ echo "$rule"
 for t in $tests; do
 	row="| $t |"
 	for k in "${kernels[@]}"; do
-		row="$row $(cell "$k" "$t") |"
+		cell "$k" "$t"
+		row="$row $CELL |"
 	done
 	echo "$row"
 done
