@@ -51,14 +51,6 @@
 #define SAMPLES		4096
 #define OTHER_MIB	64
 
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
 static long long tv_us(const struct timeval *tv)
 {
 	return tv->tv_sec * 1000000LL + tv->tv_usec;

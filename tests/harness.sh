@@ -280,6 +280,16 @@ sed 's/logical block 1310736/logical block 7/' "$tmp/io.log" >"$tmp/io7.log"
 expect_fail "verdict: a buffer error of another block of that disk fails" \
 	"FAIL: kernel error" \
 	env VERDICT_IO_OK=vdd:10485888 "$TOP/scripts/verdict.sh" "$tmp/io7.log"
+# Reports a run causes on purpose (VERDICT_OK_RE) pass; the same with
+# another report fail.
+printf '%s\n' 'msync-guest: run abort ext3' 'ok 1 - x' \
+	'EXT3-fs (vda): error: ext3_remount: Abort forced by user' \
+	'msync-guest: result abort ext3 exit=0' 'msync-guest: done' >"$tmp/abort.log"
+expect_ok "verdict: a report VERDICT_OK_RE names passes" \
+	env VERDICT_OK_RE='Abort forced by user' "$TOP/scripts/verdict.sh" "$tmp/abort.log"
+sed 's/^ok 1 - x$/BUG: unable to handle kernel paging request/' "$tmp/abort.log" >"$tmp/abort2.log"
+expect_fail "verdict: another report beside it fails" "FAIL: kernel error" \
+	env VERDICT_OK_RE='Abort forced by user' "$TOP/scripts/verdict.sh" "$tmp/abort2.log"
 grep -q 'loglevel=[5-9]' "$TOP/scripts/qemu-run.sh" &&
 	pass "the guest console shows KERN_WARNING (WARN_ON, lockdep)" ||
 	fail "the guest console shows KERN_WARNING (WARN_ON, lockdep)" \
