@@ -92,7 +92,7 @@ if [ $suite = fstests ]; then
 			echo "$t failed killed after ${SUITE_TEST_TIMEOUT:-900} s (SUITE_TEST_TIMEOUT)"
 		elif [[ " $failures " == *" $t "* ]]; then
 			why=$(tr -d '\r' <"$res/results/check.out" 2>/dev/null |
-				grep -m1 "^$t " | sed "s|^$t *||; s|([^)]*)||g; s| *$||")
+				grep -m1 "^$t " | sed "s|^$t *||; s|([^)]*)||g; s|^- *||; s| *$||")
 			echo "$t failed ${why:-}"
 		elif [[ " $ran " == *" $t "* ]]; then
 			echo "$t passed"
