@@ -5,6 +5,8 @@
 # tests/ltp/list) on each kernel in turn (scripts/suite-run.sh), prints
 # the table (scripts/suite-table.sh, also in out/SUITE.md) and exits
 # non-zero on a regression or a guest that did not run to the end.
+# SUITE_FS=ext3 SUITE_TAG=-ext3 make fstests: the same on ext3, its
+# results and table (out/fstests-ext3.md) beside ext4's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fstests-lib.sh"
@@ -59,7 +61,7 @@ for k in "${kernels[@]}"; do
 done
 progress "comparing"
 rc=0
-scripts/suite-table.sh "$suite" "${kernels[@]}" | tee "$OUT_DIR/$suite.md" || rc=1
+scripts/suite-table.sh "$suite" "${kernels[@]}" | tee "$OUT_DIR/$suite${SUITE_TAG:-}.md" || rc=1
 [ -z "$bad" ] || { echo "error: a guest did not run to the end:$bad" >&2; rc=1; }
 echo "$suite took $(( $(date +%s) - started )) s"
 exit $rc

@@ -13,7 +13,8 @@ set -euo pipefail
 suite=$1
 shift
 kernels=("$@")
-sum() { echo "$OUT_DIR/suites/$1-$suite/summary"; }
+# SUITE_TAG: the runs of that tag (scripts/suite-run.sh)
+sum() { echo "$OUT_DIR/suites/$1-$suite${SUITE_TAG:-}/summary"; }
 for k in "${kernels[@]}"; do
 	[ -s "$(sum "$k")" ] || die "no results of $suite on $k ($(sum "$k")): run scripts/suite-run.sh $k $suite"
 done
