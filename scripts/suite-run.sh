@@ -88,6 +88,8 @@ if [ $suite = fstests ]; then
 	for t in $tests; do
 		if [ -e "$rb/$t.notrun" ]; then
 			echo "$t notrun $(head -n 1 "$rb/$t.notrun")"
+		elif grep -qx "$t" "$res/results/wedged" 2>/dev/null; then
+			echo "$t failed hung: killed after ${SUITE_TEST_TIMEOUT:-900} s (SUITE_TEST_TIMEOUT), its processes would not end; the guest stopped there"
 		elif grep -qx "$t" "$res/results/timeouts" 2>/dev/null; then
 			echo "$t failed killed after ${SUITE_TEST_TIMEOUT:-900} s (SUITE_TEST_TIMEOUT)"
 		elif [[ " $failures " == *" $t "* ]]; then
