@@ -40,7 +40,7 @@ seen612() {
 	return 1
 }
 
-echo "[1/6] checking packages, preparing linux-6.12... (at $(( $(date +%s) - started )) s)"
+echo "[1/7] checking packages, preparing linux-6.12... (at $(( $(date +%s) - started )) s)"
 expect_ok "packages installed (linux-source-6.12)" scripts/deps.sh 6.12
 expect_ok "linux-6.12: Debian's source, verified, with patches-6.12/" \
 	scripts/tree-6.12.sh
@@ -82,7 +82,7 @@ ANY_ON="ext2:datasync ext4:sync_race ext3:sync_race"
 # fails on the unpatched kernel on every file system.
 SAME_ON=""
 
-echo "[2/6] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
+echo "[2/7] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
 # Its selftest boots in the background, as two guests (ext4 ext3, ext2
 # raw), while the patched kernel builds (its MS_ASYNC cases mostly wait
 # out their deadlines); judged after.
@@ -92,7 +92,7 @@ if build612 6.12-unpatched base; then
 	unpatched612=1
 fi
 
-echo "[3/6] linux-6.12 with the port: every case passes... (at $(( $(date +%s) - started )) s)"
+echo "[3/7] linux-6.12 with the port: every case passes... (at $(( $(date +%s) - started )) s)"
 # In the unpatched kernel's object directory: what the port changes.  Its
 # selftest boots as two guests (ext4 ext3, ext2 raw) beside the end of the
 # unpatched one.
@@ -112,12 +112,12 @@ if [ $patched612 = 1 ]; then
 		"" "$CASES" ""
 fi
 
-echo "[4/6] programs that never call MS_ASYNC keep the flusher's pace... (at $(( $(date +%s) - started )) s)"
+echo "[4/7] programs that never call MS_ASYNC keep the flusher's pace... (at $(( $(date +%s) - started )) s)"
 if [ $unpatched612 = 1 ] && [ $patched612 = 1 ]; then
 	PACE_KERNELS="6.12-unpatched 6.12-patched" PACE_PLANTED= . tests/pace.sh
 fi
 
-echo "[5/6] planted kernels on 6.12... (at $(( $(date +%s) - started )) s)"
+echo "[5/7] planted kernels on 6.12... (at $(( $(date +%s) - started )) s)"
 # One build; nowait and fileinode boot in the background while
 # lookupfirst oopses.
 if planted612; then
@@ -154,7 +154,7 @@ if planted612; then
 	fi
 fi
 
-echo "[6/6] the man-pages patch to msync(2)... (at $(( $(date +%s) - started )) s)"
+echo "[6/7] the man-pages patch to msync(2)... (at $(( $(date +%s) - started )) s)"
 if scripts/manpage.sh >"$TESTS_LOG/manpage.log" 2>&1 &&
    grep -q "starts writing" "$OUT_DIR/msync.2.txt" &&
    grep -q "up to and including Linux 6.12" "$OUT_DIR/msync.2.txt"; then
@@ -162,5 +162,9 @@ if scripts/manpage.sh >"$TESTS_LOG/manpage.log" 2>&1 &&
 else
 	fail "msync(2): the man-pages patch applies and renders" \
 		"$(tail -n 5 "$TESTS_LOG/manpage.log")"
+fi
+echo "[7/7] our fstests and LTP tests (generic/788, msync05) on 6.12... (at $(( $(date +%s) - started )) s)"
+if [ "$unpatched612" = 1 ] && [ "$patched612" = 1 ]; then
+	. tests/fstests-6.12.sh
 fi
 finish

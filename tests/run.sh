@@ -11,7 +11,7 @@ started=$(date +%s)
 # or tests/run.sh GROUP... runs only those, after the steps they all
 # stand on (the patched kernel is built when bisect, which builds it, is
 # not among them).
-all_groups="harness series bisect selftest unpatched crash variants pace i386 freeze sibling fuzz race bench"
+all_groups="harness series bisect selftest unpatched crash variants pace i386 freeze sibling fstests fuzz race bench"
 groups=${*:-${T:-$all_groups}}
 for g in $groups; do
 	[[ " $all_groups " == *" $g "* ]] ||
@@ -21,7 +21,7 @@ want() { [[ " $groups " == *" $1 "* ]]; }
 total=$(( $(wc -w <<<"$groups") + 2 ))
 # The checks every group declares, all together: a run that made fewer
 # (a group dropped or cut short without a failure) is a failure.
-checks_min=150
+checks_min=160
 
 # The long groups' settings: lower values than these would weaken make
 # check silently, so they are refused (make torture runs more).
@@ -164,6 +164,8 @@ group freeze "freezing with MS_ASYNC writeback pending (both kernels)" \
 	. tests/freeze.sh
 group sibling "MS_ASYNC beside a frozen file system of the same disk" \
 	. tests/sibling.sh
+group fstests "our fstests and LTP tests, generic/788 and msync05 (both kernels)" \
+	. tests/fstests.sh
 group fuzz "fuzzing msync() against its error contract (both kernels)" \
 	. tests/fuzz.sh
 group race "racing msync() on debug kernels (lockdep, kmemleak, debug objects)" \
