@@ -33,7 +33,8 @@
  * look).
  *
  * Prints the seed (reuse it to repeat a run), counts per result and every
- * violation (the first 20 in full).  Exit status 0 if none, 1 if any.
+ * violation (the first 10 of each kind in full, so that one kind cannot
+ * hide another).  Exit status 0 if none, 1 if any.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -311,6 +312,7 @@ static int pick_flags(void)
 int main(int argc, char **argv)
 {
 	long calls = 100000, i, bad = 0, syncs = 0, seen = 0, stored = 0;
+	long shown[3] = { 0, 0, 0 };	/* violations printed, per kind */
 	long busy_seen = 0;
 	volatile char *lp;
 	int locked, st;
@@ -407,7 +409,7 @@ int main(int argc, char **argv)
 				page_states((void *)lp, 1, &st);
 			}
 			if (!(st & (ST_DIRTY | ST_WRITEBACK | ST_ABSENT))) {
-				if (bad < 20)
+				if (shown[0]++ < 10)
 					printf("# VIOLATION call %ld: msync(%#lx, %#zx, %#x) returned EBUSY after syncing the locked page %d\n",
 					       i, addr, len, flags, locked);
 				bad++;
@@ -416,7 +418,7 @@ int main(int argc, char **argv)
 		if ((flags & MS_SYNC) && got == want &&
 		    (want == 0 || want == ENOMEM) &&
 		    (left = left_dirty(first, end, &seen))) {
-			if (bad < 20)
+			if (shown[1]++ < 10)
 				printf("# VIOLATION call %ld: msync(%#lx, %#zx, %#x) returned %s, %ld pages of its shared mappings left dirty\n",
 				       i, addr, len, flags, err_name(got),
 				       left);
@@ -425,7 +427,7 @@ int main(int argc, char **argv)
 		counts[want == 0 ? 0 : want == EINVAL ? 1 : want == ENOMEM ?
 		       2 : want == EBUSY ? 3 : 4]++;
 		if (got != want) {
-			if (bad < 20)
+			if (shown[2]++ < 10)
 				printf("# VIOLATION call %ld: msync(%#lx, %#zx, %#x) returned %s, contract says %s\n",
 				       i, addr, len, flags, err_name(got),
 				       err_name(want));
