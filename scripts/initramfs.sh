@@ -14,7 +14,8 @@ set -euo pipefail
 out=$1
 arch=${GUEST_ARCH:-x86_64}
 selftest=tools/testing/selftests/msync
-work=$BUILD_DIR/guest-$arch
+# Its own work directory: two initramfs builds may run at once.
+work=${out%.cpio.gz}.work
 progs=("$TOP/bench/msync_bench.c")
 case $arch in
 x86_64) cc="gcc -static" ; BUSYBOX=${BUSYBOX:-/bin/busybox}

@@ -28,11 +28,11 @@ i386_build() {
 
 expect_ok "i386 initramfs builds: 32-bit busybox, selftest built with gcc -m32" \
 	env GUEST_ARCH=i386 scripts/initramfs.sh "$BUILD_DIR/guest/initramfs-i386.cpio.gz"
-if file "$BUILD_DIR/guest-i386/root/bin/msync_test" | grep 'ELF 32-bit.*80386' >/dev/null; then
+if file "$BUILD_DIR/guest/initramfs-i386.work/root/bin/msync_test" | grep 'ELF 32-bit.*80386' >/dev/null; then
 	pass "the i386 guest's selftest is a 32-bit program"
 else
 	fail "the i386 guest's selftest is a 32-bit program" \
-		"$(file "$BUILD_DIR/guest-i386/root/bin/msync_test")"
+		"$(file "$BUILD_DIR/guest/initramfs-i386.work/root/bin/msync_test")"
 fi
 # Both kernels are built first and booted at once (their guests mostly
 # wait for the throttled disks), then judged, on ext4 and the raw disk

@@ -16,6 +16,9 @@
 #     noretry has no twin here: see docs/linux-6.12.md.)
 #   - programs that never call MS_ASYNC keep the flusher's pace on both
 #     (tests/pace.sh);
+#   - an MS_ASYNC request moves with its inode when cgroup writeback
+#     switches the inode to another wb (tests/cgswitch.sh), and the
+#     planted switchlost, whose switch drops it, fails;
 #   - the man-pages patch applies to Debian's msync(2) and renders.
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
@@ -40,7 +43,7 @@ seen612() {
 	return 1
 }
 
-echo "[1/7] checking packages, preparing linux-6.12... (at $(( $(date +%s) - started )) s)"
+echo "[1/8] checking packages, preparing linux-6.12... (at $(( $(date +%s) - started )) s)"
 expect_ok "packages installed (linux-source-6.12)" scripts/deps.sh 6.12
 expect_ok "linux-6.12: Debian's source, verified, with patches-6.12/" \
 	scripts/tree-6.12.sh
@@ -82,7 +85,7 @@ ANY_ON="ext2:datasync ext4:sync_race ext3:sync_race"
 # fails on the unpatched kernel on every file system.
 SAME_ON=""
 
-echo "[2/7] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
+echo "[2/8] linux-6.12 unpatched: MS_SYNC cases pass, MS_ASYNC cases fail... (at $(( $(date +%s) - started )) s)"
 # Its selftest boots in the background, as two guests (ext4 ext3, ext2
 # raw), while the patched kernel builds (its MS_ASYNC cases mostly wait
 # out their deadlines); judged after.
@@ -92,7 +95,7 @@ if build612 6.12-unpatched base; then
 	unpatched612=1
 fi
 
-echo "[3/7] linux-6.12 with the port: every case passes... (at $(( $(date +%s) - started )) s)"
+echo "[3/8] linux-6.12 with the port: every case passes... (at $(( $(date +%s) - started )) s)"
 # In the unpatched kernel's object directory: what the port changes.  Its
 # selftest boots as two guests (ext4 ext3, ext2 raw) beside the end of the
 # unpatched one.
@@ -112,15 +115,17 @@ if [ $patched612 = 1 ]; then
 		"" "$CASES" ""
 fi
 
-echo "[4/7] programs that never call MS_ASYNC keep the flusher's pace... (at $(( $(date +%s) - started )) s)"
+echo "[4/8] programs that never call MS_ASYNC keep the flusher's pace... (at $(( $(date +%s) - started )) s)"
 if [ $unpatched612 = 1 ] && [ $patched612 = 1 ]; then
 	PACE_KERNELS="6.12-unpatched 6.12-patched" PACE_PLANTED= . tests/pace.sh
 fi
 
-echo "[5/7] planted kernels on 6.12... (at $(( $(date +%s) - started )) s)"
+echo "[5/8] planted kernels on 6.12... (at $(( $(date +%s) - started )) s)"
 # One build; nowait and fileinode boot in the background while
 # lookupfirst oopses.
+planted612_ok=0
 if planted612; then
+	planted612_ok=1
 	boot_bg run_selftest 6.12-nowait ext4
 	boot_bg run_selftest 6.12-fileinode raw
 	# oops=panic: the guest stops at the oops (panic=-1 reboots, and
@@ -154,7 +159,12 @@ if planted612; then
 	fi
 fi
 
-echo "[6/7] the man-pages patch to msync(2)... (at $(( $(date +%s) - started )) s)"
+echo "[6/8] MS_ASYNC across a cgroup wb switch... (at $(( $(date +%s) - started )) s)"
+if [ "$unpatched612" = 1 ] && [ "$patched612" = 1 ] && [ "$planted612_ok" = 1 ]; then
+	. tests/cgswitch.sh
+fi
+
+echo "[7/8] the man-pages patch to msync(2)... (at $(( $(date +%s) - started )) s)"
 if scripts/manpage.sh >"$TESTS_LOG/manpage.log" 2>&1 &&
    grep -q "starts writing" "$OUT_DIR/msync.2.txt" &&
    grep -q "up to and including Linux 6.12" "$OUT_DIR/msync.2.txt"; then
@@ -163,7 +173,7 @@ else
 	fail "msync(2): the man-pages patch applies and renders" \
 		"$(tail -n 5 "$TESTS_LOG/manpage.log")"
 fi
-echo "[7/7] our fstests and LTP tests (generic/788, msync05) on 6.12... (at $(( $(date +%s) - started )) s)"
+echo "[8/8] our fstests and LTP tests (generic/788, msync05) on 6.12... (at $(( $(date +%s) - started )) s)"
 if [ "$unpatched612" = 1 ] && [ "$patched612" = 1 ]; then
 	. tests/fstests-6.12.sh
 fi
