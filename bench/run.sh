@@ -14,7 +14,9 @@
 # patches-6.12/ (the kernels of make check-6.12, built once for both):
 # their own tables.  Last, bench/lmdb.sh: LMDB, the real MS_ASYNC user,
 # on the same kernels and the delay variants (out/bench-lmdb.md), and on
-# the 6.12 kernels (out/bench-lmdb-6.12.md).
+# the 6.12 kernels (out/bench-lmdb-6.12.md).  And bench/many.sh: the
+# flusher's cost with 10^5 dirty inodes on one device, unpatched and
+# patched, v3.5 and 6.12 (out/bench-many.md; MANY=0: not run).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
@@ -70,6 +72,9 @@ for k in $kernels; do nk=$((nk + 1)); done
 for k in $builds; do nb=$((nb + 1)); done
 total=$((2 + nb + nk))
 [ "${LMDB:-1}" = 0 ] || total=$((total + 1))
+many=$(echo $kernels | tr ' ' '\n' | grep -x 'unpatched\|patched\|6\.12-unpatched\|6\.12-patched' |
+	paste -sd ' ' || :)
+[ "${MANY:-1}" = 0 ] || total=$((total + 1))
 # What bench/results.sh save records as the source of the figures; an
 # LMDB table left from an earlier run must not join this one's bench.md.
 mkdir -p "$OUT_DIR"
@@ -117,6 +122,12 @@ for k in $kernels; do
 	BUILD_DIR=$BUILD_DIR/run-bench VERDICT= QUIET=1 scripts/guest.sh "$k" bench ||
 		die "the benchmark failed on the $k kernel; console log: $OUT_DIR/$k-bench.log"
 done
+if [ "${MANY:-1}" != 0 ]; then
+	n=$((n + 1))
+	step "[$n/$total]" "the flusher with 10^5 dirty inodes: out/bench-many.md"
+	# shellcheck disable=SC2086
+	bench/many.sh $many >/dev/null
+fi
 n=$((n + 1))
 step "[$n/$total]" "writing out/bench.md, out/bench.csv and out/bench.png"
 extra=""
