@@ -3,7 +3,8 @@
 # on one device (guest/msync_many.c, run "many"): N = 1, 10,000 and
 # 100,000 files of one dirty 4 KiB page each (MANY_N), on ext4, each
 # measurement MANY_REPS times (default 3) in each of MANY_RUNS boots per
-# kernel (default 1; the kernels interleaved):
+# kernel (default 1; the kernels interleaved), those MANY_ONLY names
+# (default async,sync,periodic):
 #   async     an MS_ASYNC pass, the periodic flusher off: time until the
 #             msync'ed page of a small file is clean, the flusher's CPU
 #             time (review question a: a pass walks the device's b_io and
@@ -18,7 +19,8 @@
 # image under build/run-bench/ (a 2 GiB ext4 image, FS_SIZE=2G: mkfs's
 # default of one inode per 16 KiB gives 131,072 inodes, where the 1 GiB
 # image of the other benchmarks has 65,536).  Writes out/bench-many.csv
-# (one row per repetition) and out/bench-many.md (medians).
+# (one row per repetition) and out/bench-many.md (medians); MANY_OUT
+# names them otherwise.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
@@ -37,6 +39,7 @@ done
 reps=${MANY_REPS:-3}
 runs=${MANY_RUNS:-1}
 ns=${MANY_N:-1 10000 100000}
+only=${MANY_ONLY:-async,sync,periodic}
 export MEM=2048 SMP=2 FSLIST=ext4 THROTTLE_BPS='' DISK_CACHE=unsafe
 export DISK_DEVICE_OPTS='' FS_SIZE=2G EIO_SECTOR='' TIMEOUT=${MANY_TIMEOUT:-1800}
 
@@ -45,14 +48,14 @@ step "[1/2]" "building the guest's initramfs ($initrd)"
 scripts/initramfs.sh "$initrd"
 mkdir -p "$OUT_DIR"
 # One row per repetition: the guest's "rep" lines, and its run facts.
-csv=$OUT_DIR/bench-many.csv
+csv=$OUT_DIR/${MANY_OUT:-bench-many}.csv
 echo "kernel,run,n,measure,rep,metric,value" >"$csv"
 for r in $(seq 1 "$runs"); do
 	for k in $kernels; do
 		step "[2/2]" "the flusher with many dirty inodes, $k kernel, run $r of $runs"
 		KERNEL=$(kernel_image "$k") INITRD=$initrd \
 		BUILD_DIR=$BUILD_DIR/run-bench VERDICT=--sane QUIET=1 \
-		APPEND="msync.arg=$(echo "--reps $reps $ns" | tr ' ' :)" \
+		APPEND="msync.arg=$(echo "--reps $reps --only $only $ns" | tr ' ' :)" \
 			scripts/guest.sh "$k" many >/dev/null ||
 			die "msync_many failed on $k; console log: $OUT_DIR/$k-many.log"
 		log=$OUT_DIR/$k-many.log

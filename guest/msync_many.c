@@ -1,6 +1,8 @@
 /*
- * msync_many [--reps R] DIR BLOCKDEV [N...]: what the flusher costs with
- * many dirty inodes on one device (default N = 1 10000 100000; R = 3).
+ * msync_many [--reps R] [--only LIST] DIR BLOCKDEV [N...]: what the
+ * flusher costs with many dirty inodes on one device (default N = 1 10000
+ * 100000; R = 3; LIST: the measurements to run, of async,sync,periodic,
+ * default all).
  *
  * Set-up: 100,000 (the largest N) files of one 4 KiB page each, written
  * with write() in DIR/many/dNNN/ (1000 a directory) and synced, so that
@@ -451,6 +453,18 @@ static void measure_periodic(long N, int reps)
 	emit(N, "periodic_written", kib, reps, "KiB");
 }
 
+/* Whether the comma-separated @list names @name */
+static int listed(const char *list, const char *name)
+{
+	size_t l = strlen(name);
+	const char *p;
+
+	for (p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, l) && (p[l] == ',' || !p[l]))
+			return 1;
+	return 0;
+}
+
 static void on_signal(int sig)
 {
 	knob_restore_all();
@@ -465,17 +479,21 @@ int main(int argc, char **argv)
 	char path[512], bdi[128], buf[PAGE], maj_min[16];
 	struct utsname u;
 	struct stat sb;
-	const char *dev;
+	const char *dev, *only = "async,sync,periodic";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	start_ms = now_ms();
-	if (argc > 2 && !strcmp(argv[1], "--reps")) {
-		reps = atoi(argv[2]);
+	while (argc > 2 && (!strcmp(argv[1], "--reps") ||
+			    !strcmp(argv[1], "--only"))) {
+		if (!strcmp(argv[1], "--reps"))
+			reps = atoi(argv[2]);
+		else
+			only = argv[2];
 		argc -= 2;
 		argv += 2;
 	}
 	if (argc < 3 || reps < 1 || reps > MAX_REPS) {
-		fprintf(stderr, "usage: msync_many [--reps R] DIR BLOCKDEV [N...]\n");
+		fprintf(stderr, "usage: msync_many [--reps R] [--only LIST] DIR BLOCKDEV [N...]\n");
 		return 2;
 	}
 	dir = argv[1];
@@ -506,6 +524,7 @@ int main(int argc, char **argv)
 	printf("meta,flusher,%s\n", v35 ? flush_comm : "kworker threads (sum)");
 	printf("meta,clk_tck,%ld\n", hz);
 	printf("meta,reps,%d\n", reps);
+	printf("meta,only,%s\n", only);
 	printf("meta,memtotal_kib,%ld\n", (long)(sysconf(_SC_PHYS_PAGES) *
 						 (sysconf(_SC_PAGESIZE) / 1024)));
 
@@ -552,11 +571,14 @@ int main(int argc, char **argv)
 		printf("# N=%ld: %ld pages dirty (nr_dirty)\n", N,
 		       vmstat("nr_dirty"));
 		progress("%sN=%ld: MS_ASYNC pass", "", N);
-		measure_async(N, reps);
+		if (listed(only, "async"))
+			measure_async(N, reps);
 		progress("%sN=%ld: sync()", "", N);
-		measure_sync(N, reps);
+		if (listed(only, "sync"))
+			measure_sync(N, reps);
 		progress("%sN=%ld: periodic writeback", "", N);
-		measure_periodic(N, reps);
+		if (listed(only, "periodic"))
+			measure_periodic(N, reps);
 	}
 	knob_restore_all();
 	printf("meta,sysctl_restored,%s\n", knobs_restored() ? "yes" : "no");
