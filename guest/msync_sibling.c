@@ -1,6 +1,6 @@
 /*
- * msync_sibling FROZEN OTHER: MS_ASYNC on a file system whose sibling on
- * the same disk is frozen.
+ * msync_sibling FROZEN OTHER OTHER-DEV: MS_ASYNC on a file system whose
+ * sibling on the same disk is frozen, synced or unmounted.
  *
  * FROZEN and OTHER are two ext4 file systems of one disk (partitions):
  * one device, one flusher thread.  A range of a file on FROZEN is dirtied
@@ -14,22 +14,28 @@
  * must be written within LIMIT_MS, while FROZEN is still frozen.  After
  * the thaw, the child's range must be written within LIMIT_MS too.
  *
- * Then (3) a pass that gives way to queued work must go on after it.
- * With the periodic flusher off, a file of RESUME_PAGES on FROZEN
- * (thawed by then) is stored to and given MS_ASYNC; once the pass has
- * written part of it, SYNC_PAGES are written to a file on OTHER and
- * syncfs() is called there: work queued for the same flusher, which the
- * pass gives way to.  When syncfs() returns, the rest of the big file
- * must be written with no other call: within RESUME_MS, plus its pages
- * at RESUME_RATE pages a second (half the throttle the harness sets).
- * The disk's request queue is made shallow meanwhile (as the selftest's
- * async (d) does), so that the pass cannot queue the whole file at once
- * and has pages left to write when syncfs() comes (a quarter of the file
- * at least, or the check says its setup failed), and the background
- * thresholds high, so that background writeback does not write them.
+ * Then (3-5) a pass that gives way to queued work must do so at once,
+ * and go on after it.  With the periodic flusher off, a file of
+ * RESUME_PAGES on FROZEN (thawed by then) is stored to and given
+ * MS_ASYNC; once the pass has begun, SYNC_PAGES are written to a file on
+ * OTHER, and OTHER is synced: by syncfs() (3), by a freeze and thaw (4,
+ * FIFREEZE syncs before it freezes), by umount (5, then mounted again
+ * from OTHER-DEV).  Each queues work for the same flusher, which the
+ * pass gives way to at the end of the chunk in hand: while the sync
+ * runs, the pass may submit at most CUT_PAGES more (that chunk, one
+ * more, the queue), and the sync must end within CUT_MS plus OTHER's
+ * pages at RESUME_RATE (a loose bound: the host's flushes of the disk
+ * image take seconds when it is busy).  When it has returned, the rest
+ * of the big file must be written with no other call: within RESUME_MS,
+ * plus its pages at RESUME_RATE pages a second (half the throttle the
+ * harness sets).  The disk's request queue is made shallow meanwhile (as
+ * the selftest's async (d) does), so that the pass cannot queue the
+ * whole file at once and has pages left to write when the sync comes (a
+ * quarter of the file at least, or the check says its setup failed),
+ * and the background thresholds high, so that background writeback does
+ * not write them.  Each big file is removed after its check.
  *
- * Output: TAP.  Exit status 0 if all three were written in time, 1 if
- * not.
+ * Output: TAP.  Exit status 0 if all five held, 1 if not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +47,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -49,10 +56,12 @@
 #define PAGES		256
 #define FROZEN_PAGES	8192
 #define LIMIT_MS	5000
-#define RESUME_PAGES	8192
+#define RESUME_PAGES	32768
 #define SYNC_PAGES	512
 #define RESUME_MS	2000
 #define RESUME_RATE	2048
+#define CUT_MS		5000
+#define CUT_PAGES	(2 * 1024 + 64)
 
 /* A file of @pages pages, written and synced, mapped shared; NULL */
 static char *map_file(const char *dir, const char *name, int pages)
@@ -96,21 +105,69 @@ static int queue_knob(const struct stat *st, const char *name, const char *val)
 	return knob_set(path, val);
 }
 
+/* What check 3, 4 or 5 does to OTHER in the middle of the pass */
+enum cut { CUT_SYNCFS = 3, CUT_FREEZE, CUT_UMOUNT };
+
+static const char *const cut_name[] = {
+	[CUT_SYNCFS] = "syncfs()", [CUT_FREEZE] = "a freeze cycle",
+	[CUT_UMOUNT] = "umount",
+};
+
 /*
- * Check 3: the big file's pass gives way to syncfs() of OTHER, then goes
- * on with no other call.  True if the rest was written in time.
+ * Does @cut to @other, whose file @fd has SYNC_PAGES dirty: syncfs(), a
+ * FIFREEZE/FITHAW cycle or umount (then mounts @odev there again).
+ * 0 or -1.
  */
-static int resume(const char *dir, const char *other)
+static int do_cut(enum cut cut, const char *other, const char *odev, int fd)
+{
+	int dfd, err = 0;
+
+	switch (cut) {
+	case CUT_SYNCFS:
+		err = syncfs(fd);
+		close(fd);
+		return err;
+	case CUT_FREEZE:
+		close(fd);
+		dfd = open(other, O_RDONLY);
+		if (dfd < 0)
+			return -1;
+		err = ioctl(dfd, FIFREEZE, 0);
+		if (!err)
+			err = ioctl(dfd, FITHAW, 0);
+		close(dfd);
+		return err;
+	case CUT_UMOUNT:
+		close(fd);
+		err = umount(other);
+		if (!err)
+			err = mount(odev, other, "ext4", MS_NOATIME, "commit=600");
+		return err;
+	}
+	return -1;
+}
+
+/*
+ * Checks 3-5: the big file's pass gives way to work that @cut queues for
+ * the same flusher (the sync of OTHER's dirty data: syncfs(), the sync of
+ * a freeze, that of umount), which must therefore end within CUT_MS plus
+ * OTHER's pages at RESUME_RATE, and then goes on with no other call.
+ * True if both held.
+ */
+static int resume_check(enum cut cut, const char *dir, const char *other,
+			const char *odev, char **pp)
 {
 	char path[512], buf[4096];
-	struct census c;
+	struct census c0, c;
 	struct stat st;
-	long long t0, t, limit;
+	long long t0, t, took, limit;
+	long moved;
 	char *p;
-	int fd, i;
+	int fd, i, n = cut;
 
-	p = map_file(dir, "resume.dat", RESUME_PAGES);
-	snprintf(path, sizeof(path), "%s/resume.dat", other);
+	snprintf(path, sizeof(path), "resume-%d.dat", n);
+	p = *pp = map_file(dir, path, RESUME_PAGES);
+	snprintf(path, sizeof(path), "%s/resume-%d.dat", other, n);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (!p || fd < 0 || fstat(fd, &st) ||
 	    knob_set("/proc/sys/vm/dirty_writeback_centisecs", "0") ||
@@ -118,51 +175,83 @@ static int resume(const char *dir, const char *other)
 	    knob_set("/proc/sys/vm/dirty_ratio", "90") ||
 	    queue_knob(&st, "nr_requests", "4") ||
 	    queue_knob(&st, "max_sectors_kb", "64")) {
-		printf("not ok 3 - setup: %s\n", strerror(errno));
+		printf("not ok %d - setup: %s\n", n, strerror(errno));
 		return 0;
 	}
 	sleep_ms(1100);		/* the next pass is due at once */
-	store(p, 0xc3, RESUME_PAGES);
+	store(p, 0xc0 + n, RESUME_PAGES);
 	if (msync(p, (size_t)RESUME_PAGES * 4096, MS_ASYNC))
 		printf("# msync(MS_ASYNC) on %s: %s\n", dir, strerror(errno));
-	/* The pass has written a chunk and has more to write */
+	/* The pass has begun */
 	t0 = now_ms();
 	do {
 		c = census(p, RESUME_PAGES);
-		if (c.clean + c.writeback >= 1024 || now_ms() - t0 > LIMIT_MS)
+		if (c.clean + c.writeback >= 64 || now_ms() - t0 > LIMIT_MS)
 			break;
-		sleep_ms(10);
+		sleep_ms(5);
 	} while (1);
-	printf("# (3) %ld of %d pages clean, %ld under writeback, %lld ms after the call\n",
-	       c.clean, RESUME_PAGES, c.writeback, now_ms() - t0);
-	memset(buf, 0xd4, sizeof(buf));
+	printf("# (%d) %ld of %d pages clean, %ld under writeback, %lld ms after the call\n",
+	       n, c.clean, RESUME_PAGES, c.writeback, now_ms() - t0);
+	memset(buf, 0xd0 + n, sizeof(buf));
 	for (i = 0; i < SYNC_PAGES; i++)
 		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
 			break;
+	c0 = census(p, RESUME_PAGES);
 	t = now_ms();
-	if (syncfs(fd))
-		printf("# syncfs(%s): %s\n", other, strerror(errno));
-	close(fd);
+	if (do_cut(cut, other, odev, fd)) {
+		printf("not ok %d - %s of %s: %s\n", n, cut_name[cut], other,
+		       strerror(errno));
+		return 0;
+	}
+	took = now_ms() - t;
 	c = census(p, RESUME_PAGES);
-	printf("# (3) syncfs(%s) of %d pages took %lld ms; then %ld of %d pages of %s dirty\n",
-	       other, SYNC_PAGES, now_ms() - t, c.dirty, RESUME_PAGES, dir);
+	moved = c.clean + c.writeback - c0.clean - c0.writeback;
+	printf("# (%d) %s of %s with %d pages dirty took %lld ms; meanwhile %ld pages of %s submitted, %ld left dirty\n",
+	       n, cut_name[cut], other, SYNC_PAGES, took, moved, dir,
+	       c.dirty);
+	if (moved > CUT_PAGES) {
+		printf("not ok %d - %ld pages of %s submitted during %s of %s, want at most %d (the chunk in hand of a pass that gives way)\n",
+		       n, moved, dir, cut_name[cut], other, CUT_PAGES);
+		return 0;
+	}
+	limit = CUT_MS + SYNC_PAGES * 1000LL / RESUME_RATE;
+	if (took > limit) {
+		printf("not ok %d - %s of %s took %lld ms, want at most %lld\n",
+		       n, cut_name[cut], other, took, limit);
+		return 0;
+	}
 	/* Nothing left to go on with: the check would show nothing */
 	if (c.dirty < RESUME_PAGES / 4) {
-		printf("not ok 3 - setup: %ld of %d pages of %s dirty when syncfs() returned, want %d\n",
-		       c.dirty, RESUME_PAGES, dir, RESUME_PAGES / 4);
+		printf("not ok %d - setup: %ld of %d pages of %s dirty when %s returned, want %d\n",
+		       n, c.dirty, RESUME_PAGES, dir, cut_name[cut],
+		       RESUME_PAGES / 4);
 		return 0;
 	}
 	limit = RESUME_MS + (c.dirty + c.writeback) * 1000 / RESUME_RATE;
 	t = wait_clean(p, RESUME_PAGES, limit);
 	if (t >= 0) {
-		printf("ok 3 - MS_ASYNC pass on %s goes on after syncfs(%s) (clean %lld ms after it)\n",
-		       dir, other, t);
+		printf("ok %d - MS_ASYNC pass on %s gives way to %s of %s (%lld ms) and goes on after it (clean %lld ms after)\n",
+		       n, dir, cut_name[cut], other, took, t);
 		return 1;
 	}
-	printf("not ok 3 - MS_ASYNC pass on %s not done %lld ms after syncfs(%s): %ld of %d pages unclean\n",
-	       dir, limit, other, RESUME_PAGES - census(p, RESUME_PAGES).clean,
-	       RESUME_PAGES);
+	printf("not ok %d - MS_ASYNC pass on %s not done %lld ms after %s of %s: %ld of %d pages unclean\n",
+	       n, dir, limit, cut_name[cut], other,
+	       RESUME_PAGES - census(p, RESUME_PAGES).clean, RESUME_PAGES);
 	return 0;
+}
+
+/* Check @cut, then its big file removed: the partition holds one at a time */
+static int resume(enum cut cut, const char *dir, const char *other,
+		  const char *odev)
+{
+	char path[512], *p = NULL;
+	int ok = resume_check(cut, dir, other, odev, &p);
+
+	if (p)
+		munmap(p, (size_t)RESUME_PAGES * 4096);
+	snprintf(path, sizeof(path), "%s/resume-%d.dat", dir, cut);
+	unlink(path);
+	return ok;
 }
 
 int main(int argc, char **argv)
@@ -172,11 +261,12 @@ int main(int argc, char **argv)
 	int ffd, st, ok = 1, running;
 	pid_t child;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s <frozen-dir> <other-dir>\n", argv[0]);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s <frozen-dir> <other-dir> <other-dev>\n",
+			argv[0]);
 		return 2;
 	}
-	printf("TAP version 13\n1..3\n");
+	printf("TAP version 13\n1..5\n");
 	if (pagestate_open()) {
 		printf("not ok 1 - /proc/kpageflags: %s\n", strerror(errno));
 		return 1;
@@ -232,7 +322,12 @@ int main(int argc, char **argv)
 	}
 	if (wait_clean(fp, FROZEN_PAGES, 4 * LIMIT_MS) < 0)
 		printf("# %s's first file not clean before (3)\n", argv[1]);
-	if (!resume(argv[1], argv[2]))
+	munmap(op, PAGES * 4096);	/* OTHER is unmounted in (5) */
+	if (!resume(CUT_SYNCFS, argv[1], argv[2], argv[3]))
+		ok = 0;
+	if (!resume(CUT_FREEZE, argv[1], argv[2], argv[3]))
+		ok = 0;
+	if (!resume(CUT_UMOUNT, argv[1], argv[2], argv[3]))
 		ok = 0;
 	knob_restore_all();
 	return ok ? 0 : 1;
