@@ -25,10 +25,6 @@ fs_nr=/proc/sys/fs/file-nr
 # it may be off by up to the batch (32) per CPU, either way.
 fnr_slack=$((32 * $(grep -c '^processor' /proc/cpuinfo)))
 
-uptime_s() {
-	cut -d. -f1 /proc/uptime
-}
-
 # struct files in use, exactly: the filp slab's objects, per-CPU slabs
 # given back first (SLUB counts their free objects as in use).
 files_in_use() {
@@ -44,46 +40,8 @@ alive() {
 	[ -f /proc/$1/status ] && ! grep -q '^State:.*Z' /proc/$1/status
 }
 
-# kmemleak: prints the objects it reports that were allocated after the
-# race started (the first three in full), then their number.  What it
-# suspects from boot (two sysctl tables on v3.5) is not ours: filtering
-# by allocation time costs no scan, unlike "scan; scan; clear" before the
-# runs.  The time is the object's jiffies, compared with jiffies when the
-# race started (/proc/timer_list): an object's "age" against /proc/uptime
-# mixes two clocks, which drift apart by seconds under a loaded TCG host
-# (a 10-minute run counted the boot tables as new).  An
-# object is reported by the second scan that finds it unchanged and
-# unreferenced, and only if it was 5 s old when that scan started: two
-# scans, 6 s apart at least.  (No "scan=off": stopping kmemleak's thread
-# waits out its first-scan delay, 60 s in D state.)
-kmemleak_new() {
-	t=$(uptime_s)
-	echo scan >$kl
-	d=$(($(uptime_s) - t))
-	[ $d -lt 6 ] && sleep $((6 - d))
-	echo scan >$kl
-	awk -v start="$race_jiffies" '
-		function flush() {
-			if (blk != "" && born >= start) {
-				n++
-				if (n <= 3)
-					printf "%s", blk
-			}
-			blk = ""
-		}
-		/^unreferenced object/ { flush() }
-		/^  comm / {
-			born = $0
-			sub(/.*, jiffies /, "", born)
-			sub(/ .*/, "", born)
-			born += 0
-		}
-		{ blk = blk "# " $0 "\n" }
-		END { flush(); print n + 0 }' $kl
-}
-
 race_start=$(cut -d' ' -f1 /proc/uptime)
-race_jiffies=$(awk '/^jiffies:/ { print $2; exit }' /proc/timer_list)
+race_jiffies=$(jiffies_now)
 echo "# race: $race_kernel kernel, started $race_start s after boot, $race_secs s per disk, seed $race_seed"
 [ -f $kl ] || say "result race kmemleak exit=1 (no $kl)"
 [ -n "$race_jiffies" ] || say "result race kmemleak exit=1 (no jiffies in /proc/timer_list)"
@@ -150,7 +108,7 @@ race_one() {
 	t3=$(uptime_s)
 	leaks=-
 	if [ $race_scans = each ] && [ -f $kl ]; then
-		kmemleak_new >/tmp/kmemleak
+		kmemleak_new "$race_jiffies" >/tmp/kmemleak
 		leaks=$(tail -n 1 /tmp/kmemleak)
 		sed '$d' /tmp/kmemleak
 	fi
@@ -181,7 +139,7 @@ fi
 # Leaks of all runs, the last one's included
 if [ -f $kl ] && ! lockdep_seen; then
 	t0=$(uptime_s)
-	kmemleak_new >/tmp/kmemleak
+	kmemleak_new "$race_jiffies" >/tmp/kmemleak
 	leaks=$(tail -n 1 /tmp/kmemleak)
 	sed '$d' /tmp/kmemleak
 	echo "# race kmemleak: $leaks unreferenced objects allocated during the runs, $(grep -c '^unreferenced object' $kl) in all ($(($(uptime_s) - t0)) s)"
