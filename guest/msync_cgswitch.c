@@ -55,6 +55,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "msync_util.h"
+#include "mapfile.h"
 
 #define PAGES		8192
 #define LIMIT_MS	2000
@@ -64,37 +65,6 @@
 #define CG_ROOT		"/sys/fs/cgroup"
 
 static char wb_stats[128];
-
-/* A file of @pages pages, written and synced, mapped shared; NULL */
-static char *map_file(const char *dir, const char *name, int pages, int *fdp)
-{
-	char path[512], buf[4096];
-	void *p;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return NULL;
-	memset(buf, 0x5a, sizeof(buf));
-	for (i = 0; i < pages; i++)
-		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
-			return NULL;
-	if (fsync(fd))
-		return NULL;
-	p = mmap(NULL, (size_t)pages * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 fd, 0);
-	*fdp = fd;
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void store(char *p, int c, int pages)
-{
-	int i;
-
-	for (i = 0; i < pages; i++)
-		p[i * 4096] = (char)c;
-}
 
 /*
  * Has the cgroup's new wb write WARM_PAGES (a file written and synced,
@@ -267,89 +237,124 @@ static int judge(int n, const char *what, char *p, long dirty)
 	return 0;
 }
 
+/* What a check works on */
+struct check {
+	int n;			/* its number */
+	char cg[32];		/* its cgroup */
+	unsigned long ino;	/* the cgroup's inode number */
+	struct wbs w0;		/* its wbs after the stores, the old first */
+	char *small, *big;	/* the one-page file (check 1), the big one */
+	int sfd, bfd;
+};
+
+/*
+ * Sets up check @k->n in @dir: the program in a new cgroup with the io
+ * controller off, the files made (a one-page one too if @small), the io
+ * controller on, every page stored to (the first store kills the old
+ * wb), the new wb given its share of writeout, then a second with no
+ * pass.  0, or -1 after a "not ok N - setup" line.
+ */
+static int setup(struct check *k, const char *dir, int small)
+{
+	char name[64];
+	const char *why;
+
+	snprintf(k->cg, sizeof(k->cg), "msync-cg%d", k->n);
+	snprintf(name, sizeof(name), "cgswitch-%d.dat", k->n);
+	k->small = k->big = NULL;
+	k->sfd = k->bfd = -1;
+	why = "cgroup";
+	if (cg_enter(k->cg, &k->ino))
+		goto fail;
+	why = "files";
+	if (small && !(k->small = map_file(dir, "cgswitch-small.dat", 1,
+					   &k->sfd)))
+		goto fail;
+	if (!(k->big = map_file(dir, name, PAGES, &k->bfd)))
+		goto fail;
+	why = "io controller";
+	if (cg_write("cgroup.subtree_control", "+io"))
+		goto fail;
+	if (k->small)
+		store(k->small, 0x10 + k->n, 1);
+	store(k->big, 0x20 + k->n, PAGES);
+	why = "wb_stats";
+	if (wbs_of(k->ino, &k->w0))
+		goto fail;
+	snprintf(name, sizeof(name), "(%d) after the stores", k->n);
+	wbs_print(name, &k->w0);
+	if (k->w0.n != 2) {
+		printf("not ok %d - setup: the stores did not make a new wb for the cgroup\n",
+		       k->n);
+		return -1;
+	}
+	why = "writing to the new wb";
+	if (warm(dir))
+		goto fail;
+	sleep_ms(1100);		/* the next pass is due at once */
+	return 0;
+fail:
+	printf("not ok %d - setup: %s: %s\n", k->n, why, strerror(errno));
+	return -1;
+}
+
+/* Ends check @k: its files unmapped, the program back in the root */
+static void teardown(struct check *k)
+{
+	if (k->small)
+		munmap(k->small, 4096);
+	if (k->big)
+		munmap(k->big, (size_t)PAGES * 4096);
+	if (k->sfd >= 0)
+		close(k->sfd);
+	if (k->bfd >= 0)
+		close(k->bfd);
+	cg_leave(k->cg);
+}
+
 /* Check 1: the request waits for the old wb's pass when the inode moves */
 static int pending(const char *dir)
 {
 	const char *what = "a pending MS_ASYNC request moves with its inode";
-	unsigned long ino;
+	struct check k = { .n = 1 };
 	long long t0, t1, ts;
 	struct census c0, c;
-	struct wbs w, w0;
-	char *small, *big;
-	int sfd, bfd, ok;
+	struct wbs w;
+	int ok = 0;
 
-	if (cg_enter("msync-cg1", &ino)) {
-		printf("not ok 1 - setup: cgroup: %s\n", strerror(errno));
-		return 0;
-	}
-	small = map_file(dir, "cgswitch-small.dat", 1, &sfd);
-	big = map_file(dir, "cgswitch-1.dat", PAGES, &bfd);
-	if (!small || !big || cg_write("cgroup.subtree_control", "+io")) {
-		printf("not ok 1 - setup: %s\n", strerror(errno));
-		cg_leave("msync-cg1");
-		return 0;
-	}
-	store(small, 0x11, 1);		/* kills the old wb */
-	store(big, 0x12, PAGES);
-	if (wbs_of(ino, &w0) || w0.n != 2) {
-		wbs_print("(1) after the stores", &w0);
-	if (warm(dir)) {
-		printf("not ok 1 - setup: writing to the new wb: %s\n",
-		       strerror(errno));
-		cg_leave("msync-cg1");
-		return 0;
-	}
-	sleep_ms(1100);		/* the next pass is due at once */
-		printf("not ok 1 - setup: the stores did not make a new wb for the cgroup\n");
-		cg_leave("msync-cg1");
-		return 0;
-	}
-	wbs_print("(1) after the stores", &w0);
-	if (warm(dir)) {
-		printf("not ok 1 - setup: writing to the new wb: %s\n",
-		       strerror(errno));
-		cg_leave("msync-cg1");
-		return 0;
-	}
-	sleep_ms(1100);		/* the next pass is due at once */
+	if (setup(&k, dir, 1))
+		goto out;
 	t0 = now_ms();
-	msync(small, 4096, MS_ASYNC);	/* the old wb's pass runs now */
-	if (wait_clean(small, 1, SWITCH_MS) < 0) {
+	msync(k.small, 4096, MS_ASYNC);	/* the old wb's pass runs now */
+	if (wait_clean(k.small, 1, SWITCH_MS) < 0) {
 		printf("not ok 1 - setup: the old wb's pass did not write the one-page file within %d ms\n",
 		       SWITCH_MS);
-		cg_leave("msync-cg1");
-		return 0;
+		goto out;
 	}
-	msync(big, (size_t)PAGES * 4096, MS_ASYNC);	/* due at t0 + 1 s */
+	msync(k.big, (size_t)PAGES * 4096, MS_ASYNC);	/* due at t0 + 1 s */
 	t1 = now_ms();
-	c0 = census(big, PAGES);
-	if (sync_file_range(bfd, 0, 4096, SYNC_FILE_RANGE_WRITE))
+	c0 = census(k.big, PAGES);
+	if (sync_file_range(k.bfd, 0, 4096, SYNC_FILE_RANGE_WRITE))
 		printf("# sync_file_range: %s\n", strerror(errno));
-	ts = wait_switch(ino, t1, SWITCH_MS, &w0, &w);
-	c = census(big, PAGES);
+	ts = wait_switch(k.ino, t1, SWITCH_MS, &k.w0, &w);
+	c = census(k.big, PAGES);
 	wbs_print("(1) at the switch", &w);
 	printf("# (1) %ld of %d pages dirty at sync_file_range(); switch seen %lld ms after MS_ASYNC, %lld ms after the old wb's pass: %ld pages dirty, %ld under writeback\n",
 	       c0.dirty, PAGES, ts, ts < 0 ? -1 : t1 - t0 + ts, c.dirty,
 	       c.writeback);
 	/* A pass would have taken a chunk: a page or two is not one */
-	if (c0.dirty < PAGES - 64) {
+	if (c0.dirty < PAGES - 64)
 		printf("not ok 1 - setup: the file was written before the switch (%ld of %d pages dirty)\n",
 		       c0.dirty, PAGES);
-		ok = 0;
-	} else if (ts < 0 || t1 - t0 + ts >= 1000) {
+	else if (ts < 0 || t1 - t0 + ts >= 1000)
 		printf("not ok 1 - setup: the inode did not move to the new wb within %d ms of MS_ASYNC, before the old wb's pass was due\n",
 		       SWITCH_MS);
-		ok = 0;
-	} else {
-		ok = judge(1, what, big, c.dirty + c.writeback);
-	}
-	wbs_of(ino, &w);
+	else
+		ok = judge(1, what, k.big, c.dirty + c.writeback);
+	wbs_of(k.ino, &w);
 	wbs_print("(1) at the end", &w);
-	munmap(small, 4096);
-	munmap(big, (size_t)PAGES * 4096);
-	close(sfd);
-	close(bfd);
-	cg_leave("msync-cg1");
+out:
+	teardown(&k);
 	return ok;
 }
 
@@ -357,76 +362,43 @@ static int pending(const char *dir)
 static int during(const char *dir)
 {
 	const char *what = "an inode moved while its MS_ASYNC pass writes it is written whole";
-	unsigned long ino;
+	struct check k = { .n = 2 };
 	long long t0, ts;
 	struct census c;
 	struct stat st;
-	struct wbs w, w0;
-	char path[128], *big;
-	int bfd, ok;
+	struct wbs w;
+	char path[128];
+	int ok = 0;
 
-	if (cg_enter("msync-cg2", &ino)) {
-		printf("not ok 2 - setup: cgroup: %s\n", strerror(errno));
-		return 0;
-	}
-	big = map_file(dir, "cgswitch-2.dat", PAGES, &bfd);
-	if (!big || fstat(bfd, &st) ||
-	    cg_write("cgroup.subtree_control", "+io")) {
-		printf("not ok 2 - setup: %s\n", strerror(errno));
-		cg_leave("msync-cg2");
-		return 0;
-	}
+	if (setup(&k, dir, 0))
+		goto out;
 	/* A shallow queue: the pass submits a little at a time */
+	if (fstat(k.bfd, &st))
+		goto out;
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/nr_requests",
 		 major(st.st_dev), minor(st.st_dev));
 	knob_set(path, "4");
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/max_sectors_kb",
 		 major(st.st_dev), minor(st.st_dev));
 	knob_set(path, "64");
-	store(big, 0x21, PAGES);	/* kills the old wb */
-	if (wbs_of(ino, &w0) || w0.n != 2) {
-		wbs_print("(2) after the stores", &w0);
-	if (warm(dir)) {
-		printf("not ok 2 - setup: writing to the new wb: %s\n",
-		       strerror(errno));
-		cg_leave("msync-cg2");
-		return 0;
-	}
-	sleep_ms(1100);		/* the next pass is due at once */
-		printf("not ok 2 - setup: the stores did not make a new wb for the cgroup\n");
-		cg_leave("msync-cg2");
-		return 0;
-	}
-	wbs_print("(2) after the stores", &w0);
-	if (warm(dir)) {
-		printf("not ok 2 - setup: writing to the new wb: %s\n",
-		       strerror(errno));
-		cg_leave("msync-cg2");
-		return 0;
-	}
-	sleep_ms(1100);		/* the next pass is due at once */
 	t0 = now_ms();
-	msync(big, (size_t)PAGES * 4096, MS_ASYNC);
-	ts = wait_switch(ino, t0, 5000, &w0, &w);
-	c = census(big, PAGES);
+	msync(k.big, (size_t)PAGES * 4096, MS_ASYNC);
+	ts = wait_switch(k.ino, t0, 5000, &k.w0, &w);
+	c = census(k.big, PAGES);
 	wbs_print("(2) at the switch", &w);
 	printf("# (2) switch seen %lld ms after MS_ASYNC: %ld of %d pages clean, %ld under writeback, %ld dirty\n",
 	       ts, c.clean, PAGES, c.writeback, c.dirty);
-	if (ts < 0) {
+	if (ts < 0)
 		printf("not ok 2 - setup: the inode did not move to the new wb within 5000 ms of MS_ASYNC\n");
-		ok = 0;
-	} else if (c.dirty < PAGES / 4) {
+	else if (c.dirty < PAGES / 4)
 		printf("not ok 2 - setup: the pass had written most of the file when the switch was seen (%ld of %d pages dirty, want %d)\n",
 		       c.dirty, PAGES, PAGES / 4);
-		ok = 0;
-	} else {
-		ok = judge(2, what, big, c.dirty + c.writeback);
-	}
-	wbs_of(ino, &w);
+	else
+		ok = judge(2, what, k.big, c.dirty + c.writeback);
+	wbs_of(k.ino, &w);
 	wbs_print("(2) at the end", &w);
-	munmap(big, (size_t)PAGES * 4096);
-	close(bfd);
-	cg_leave("msync-cg2");
+out:
+	teardown(&k);
 	return ok;
 }
 

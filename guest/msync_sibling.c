@@ -52,6 +52,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include "msync_util.h"
+#include "mapfile.h"
 
 #define PAGES		256
 #define FROZEN_PAGES	8192
@@ -62,37 +63,6 @@
 #define RESUME_RATE	2048
 #define CUT_MS		5000
 #define CUT_PAGES	(2 * 1024 + 64)
-
-/* A file of @pages pages, written and synced, mapped shared; NULL */
-static char *map_file(const char *dir, const char *name, int pages)
-{
-	char path[512], buf[4096];
-	void *p;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return NULL;
-	memset(buf, 0x5a, sizeof(buf));
-	for (i = 0; i < pages; i++)
-		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
-			return NULL;
-	if (fsync(fd))
-		return NULL;
-	p = mmap(NULL, (size_t)pages * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 fd, 0);
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void store(char *p, int c, int pages)
-{
-	int i;
-
-	for (i = 0; i < pages; i++)
-		p[i * 4096] = (char)c;
-}
 
 /* Sets the request queue attribute @name of the disk of @st to @val */
 static int queue_knob(const struct stat *st, const char *name, const char *val)
@@ -166,7 +136,7 @@ static int resume_check(enum cut cut, const char *dir, const char *other,
 	int fd, i, n = cut;
 
 	snprintf(path, sizeof(path), "resume-%d.dat", n);
-	p = *pp = map_file(dir, path, RESUME_PAGES);
+	p = *pp = map_file(dir, path, RESUME_PAGES, NULL);
 	snprintf(path, sizeof(path), "%s/resume-%d.dat", other, n);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (!p || fd < 0 || fstat(fd, &st) ||
@@ -271,8 +241,8 @@ int main(int argc, char **argv)
 		printf("not ok 1 - /proc/kpageflags: %s\n", strerror(errno));
 		return 1;
 	}
-	fp = map_file(argv[1], "sibling.dat", FROZEN_PAGES);
-	op = map_file(argv[2], "sibling.dat", PAGES);
+	fp = map_file(argv[1], "sibling.dat", FROZEN_PAGES, NULL);
+	op = map_file(argv[2], "sibling.dat", PAGES, NULL);
 	ffd = open(argv[1], O_RDONLY);
 	if (!fp || !op || ffd < 0) {
 		printf("Bail out! setup: %s\n", strerror(errno));
