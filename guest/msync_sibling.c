@@ -62,7 +62,7 @@
 #define RESUME_MS	2000
 #define RESUME_RATE	2048
 #define CUT_MS		5000
-#define CUT_PAGES	(2 * 1024 + 64)
+#define CUT_PAGES	(2 * 1024 + 256)
 
 /* Sets the request queue attribute @name of the disk of @st to @val */
 static int queue_knob(const struct stat *st, const char *name, const char *val)
