@@ -19,17 +19,18 @@
  * own), then stores to the files through shared mappings: the first of
  * those stores kills the old wb.  The old and the new wb are told apart
  * in /sys/kernel/debug/bdi/MAJ:MIN/wb_stats (the cgroup's entries, old
- * first); the switch is seen when the old wb holds no dirty inode, or
- * is gone, and the new one holds the file.
+ * first); the switch is seen when the old wb is gone (no inode holds it)
+ * or holds one dirty inode less and the new one, one more.
  *
  * 1. A request pending across the switch.  A one-page file is stored to
  *    and given MS_ASYNC: the old wb's pass runs at once, so the next one
  *    is due a second later.  Once that page is clean, the big file
- *    (PAGES) is given MS_ASYNC: its request waits for the next pass.  sync_file_range() of its first
- *    page makes a writeback of the inode on the dying wb, which switches
- *    it.  The switch must be seen before the old wb's pass is due; the
- *    file must then be written with no other call, within LIMIT_MS plus
- *    its pages at RATE pages a second (half the harness's throttle).
+ *    (PAGES) is given MS_ASYNC: its request waits for the next pass.
+ *    sync_file_range() of its first page makes a writeback of the inode
+ *    on the dying wb, which switches it.  The switch must be seen before
+ *    the old wb's pass is due; the file must then be written with no
+ *    other call, within LIMIT_MS plus its pages at RATE pages a second
+ *    (half the harness's throttle).
  * 2. A switch while the pass writes the file.  The big file is given
  *    MS_ASYNC with no pass for a second: the old wb's pass starts on it
  *    at once, and its first chunk's writeback switches the inode.  The
@@ -100,6 +101,7 @@ static int warm(const char *dir)
 struct wbs {
 	int n;
 	long inodes[4];		/* on b_dirty, b_io and b_more_io */
+	long thresh[4];		/* WbDirtyThresh, kB */
 };
 
 /* Reads the entries of cgroup inode @ino from wb_stats into @w; -1 */
@@ -126,7 +128,11 @@ static int wbs_of(unsigned long ino, struct wbs *w)
 			if (cg == ino && w->n < 4) {
 				cur = w->n++;
 				w->inodes[cur] = 0;
+				w->thresh[cur] = 0;
 			}
+		} else if (cur >= 0 &&
+			   sscanf(line, "WbDirtyThresh: %lu", &v) == 1) {
+			w->thresh[cur] = v;
 		} else if (cur >= 0 &&
 			   (sscanf(line, "b_dirty: %lu", &v) == 1 ||
 			    sscanf(line, "b_io: %lu", &v) == 1 ||
@@ -251,13 +257,15 @@ struct check {
  * Sets up check @k->n in @dir: the program in a new cgroup with the io
  * controller off, the files made (a one-page one too if @small), the io
  * controller on, every page stored to (the first store kills the old
- * wb), the new wb given its share of writeout, then a second with no
+ * wb), the new wb given its share of writeout (checked: its share of the
+ * background threshold twice the file at least), then a second with no
  * pass.  0, or -1 after a "not ok N - setup" line.
  */
 static int setup(struct check *k, const char *dir, int small)
 {
 	char name[64];
 	const char *why;
+	struct wbs w;
 
 	snprintf(k->cg, sizeof(k->cg), "msync-cg%d", k->n);
 	snprintf(name, sizeof(name), "cgswitch-%d.dat", k->n);
@@ -289,8 +297,16 @@ static int setup(struct check *k, const char *dir, int small)
 		return -1;
 	}
 	why = "writing to the new wb";
-	if (warm(dir))
+	if (warm(dir) || wbs_of(k->ino, &w))
 		goto fail;
+	/* Background writeback starts at 80/90 of the dirty threshold */
+	printf("# (%d) the new wb's dirty threshold: %ld kB\n", k->n,
+	       w.thresh[w.n - 1]);
+	if (w.thresh[w.n - 1] / 9 * 8 < 2 * PAGES * 4L) {
+		printf("not ok %d - setup: the new wb's share of the background threshold is under twice the file: a switch's wakeup would write it\n",
+		       k->n);
+		return -1;
+	}
 	sleep_ms(1100);		/* the next pass is due at once */
 	return 0;
 fail:
@@ -298,9 +314,11 @@ fail:
 	return -1;
 }
 
-/* Ends check @k: its files unmapped, the program back in the root */
-static void teardown(struct check *k)
+/* Ends check @k in @dir: its files removed, the program back in the root */
+static void teardown(struct check *k, const char *dir)
 {
+	char path[512];
+
 	if (k->small)
 		munmap(k->small, 4096);
 	if (k->big)
@@ -309,6 +327,10 @@ static void teardown(struct check *k)
 		close(k->sfd);
 	if (k->bfd >= 0)
 		close(k->bfd);
+	snprintf(path, sizeof(path), "%s/cgswitch-small.dat", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/cgswitch-%d.dat", dir, k->n);
+	unlink(path);
 	cg_leave(k->cg);
 }
 
@@ -354,7 +376,7 @@ static int pending(const char *dir)
 	wbs_of(k.ino, &w);
 	wbs_print("(1) at the end", &w);
 out:
-	teardown(&k);
+	teardown(&k, dir);
 	return ok;
 }
 
@@ -398,7 +420,7 @@ static int during(const char *dir)
 	wbs_of(k.ino, &w);
 	wbs_print("(2) at the end", &w);
 out:
-	teardown(&k);
+	teardown(&k, dir);
 	return ok;
 }
 

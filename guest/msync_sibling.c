@@ -18,19 +18,22 @@
  * and go on after it.  With the periodic flusher off, a file of
  * RESUME_PAGES on FROZEN (thawed by then) is stored to and given
  * MS_ASYNC; once the pass has begun, SYNC_PAGES are written to a file on
- * OTHER, and OTHER is synced: by syncfs() (3), by a freeze and thaw (4,
- * FIFREEZE syncs before it freezes), by umount (5, then mounted again
- * from OTHER-DEV).  Each queues work for the same flusher, which the
- * pass gives way to at the end of the chunk in hand: while the sync
- * runs, the pass may submit at most CUT_PAGES more (that chunk, one
- * more, the queue), and the sync must end within CUT_MS plus OTHER's
- * pages at RESUME_RATE (a loose bound: the host's flushes of the disk
- * image take seconds when it is busy).  When it has returned, the rest
- * of the big file must be written with no other call: within RESUME_MS,
- * plus its pages at RESUME_RATE pages a second (half the throttle the
- * harness sets).  The disk's request queue is made shallow meanwhile (as
- * the selftest's async (d) does), so that the pass cannot queue the
- * whole file at once and has pages left to write when the sync comes (a
+ * OTHER, and OTHER is synced (in a child): by syncfs() (3), by a freeze
+ * and thaw (4, FIFREEZE syncs before it freezes), by umount (5, then
+ * mounted again from OTHER-DEV).  Each queues work for the same flusher,
+ * which the pass gives way to at the end of the chunk in hand: until
+ * OTHER's device has written those pages (the sync's work has had its
+ * turn), the pass may submit at most CUT_PAGES more (that chunk, one
+ * more, the queue).  Not counted after that: the rest of the sync (the
+ * journal, the cache flush: seconds on a busy host) leaves the flusher
+ * free, and the pass may go on when it is due.  The sync must end within
+ * CUT_MS plus OTHER's pages at RESUME_RATE (a loose bound, for a sync
+ * that waits for the whole pass).  When it has returned, the rest of the
+ * big file must be written with no other call: within RESUME_MS, plus
+ * its pages at RESUME_RATE pages a second (half the throttle the harness
+ * sets).  The disk's request queue is made shallow meanwhile (as the
+ * selftest's async (d) does), so that the pass cannot queue the whole
+ * file at once and has pages left to write when the sync comes (a
  * quarter of the file at least, or the check says its setup failed),
  * and the background thresholds high, so that background writeback does
  * not write them.  Each big file is removed after its check.
@@ -84,37 +87,71 @@ static const char *const cut_name[] = {
 };
 
 /*
- * Does @cut to @other, whose file @fd has SYNC_PAGES dirty: syncfs(), a
- * FIFREEZE/FITHAW cycle or umount (then mounts @odev there again).
- * 0 or -1.
+ * Does @cut to @other: syncfs(), a FIFREEZE/FITHAW cycle or umount (then
+ * mounts @odev there again).  0 or -1.
  */
-static int do_cut(enum cut cut, const char *other, const char *odev, int fd)
+static int do_cut(enum cut cut, const char *other, const char *odev)
 {
-	int dfd, err = 0;
+	int dfd, err = -1;
 
-	switch (cut) {
-	case CUT_SYNCFS:
-		err = syncfs(fd);
-		close(fd);
-		return err;
-	case CUT_FREEZE:
-		close(fd);
-		dfd = open(other, O_RDONLY);
-		if (dfd < 0)
-			return -1;
-		err = ioctl(dfd, FIFREEZE, 0);
-		if (!err)
-			err = ioctl(dfd, FITHAW, 0);
-		close(dfd);
-		return err;
-	case CUT_UMOUNT:
-		close(fd);
+	if (cut == CUT_UMOUNT) {
 		err = umount(other);
 		if (!err)
 			err = mount(odev, other, "ext4", MS_NOATIME, "commit=600");
 		return err;
 	}
-	return -1;
+	dfd = open(other, O_RDONLY);
+	if (dfd < 0)
+		return -1;
+	if (cut == CUT_SYNCFS) {
+		err = syncfs(dfd);
+	} else {
+		err = ioctl(dfd, FIFREEZE, 0);
+		if (!err)
+			err = ioctl(dfd, FITHAW, 0);
+	}
+	close(dfd);
+	return err;
+}
+
+/*
+ * Does @cut to @other in a child, and meanwhile watches @other's device
+ * (@odir in sysfs) until it has written the SYNC_PAGES just stored there:
+ * then the sync's work has had its turn at the flusher.  @c: the census
+ * of @p then (or when the cut returned, if earlier).  The cut's time in
+ * ms, or -1 if it failed.
+ */
+static long long cut_watch(enum cut cut, const char *other, const char *odev,
+			   const char *odir, const char *p, struct census *c)
+{
+	long long base = dev_sectors_written(odir), t = now_ms();
+	int st, seen = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (do_cut(cut, other, odev)) {
+			printf("# %s of %s: %s\n", cut_name[cut], other,
+			       strerror(errno));
+			_exit(1);
+		}
+		_exit(0);
+	}
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (!seen && dev_sectors_written(odir) - base >=
+			     SYNC_PAGES * 8LL) {
+			*c = census(p, RESUME_PAGES);
+			seen = 1;
+		}
+		usleep(2000);
+	}
+	t = now_ms() - t;
+	if (!seen)
+		*c = census(p, RESUME_PAGES);
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? t : -1;
 }
 
 /*
@@ -127,27 +164,32 @@ static int do_cut(enum cut cut, const char *other, const char *odev, int fd)
 static int resume_check(enum cut cut, const char *dir, const char *other,
 			const char *odev, char **pp)
 {
-	char path[512], buf[4096];
-	struct census c0, c;
+	char path[512], odir[64], buf[4096];
+	struct census c0, c1, c;
 	struct stat st;
 	long long t0, t, took, limit;
 	long moved;
 	char *p;
 	int fd, i, n = cut;
 
+	if (knob_set("/proc/sys/vm/dirty_writeback_centisecs", "0") ||
+	    knob_set("/proc/sys/vm/dirty_background_ratio", "80") ||
+	    knob_set("/proc/sys/vm/dirty_ratio", "90")) {
+		printf("not ok %d - setup: vm knobs: %s\n", n, strerror(errno));
+		return 0;
+	}
 	snprintf(path, sizeof(path), "resume-%d.dat", n);
 	p = *pp = map_file(dir, path, RESUME_PAGES, NULL);
 	snprintf(path, sizeof(path), "%s/resume-%d.dat", other, n);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (!p || fd < 0 || fstat(fd, &st) ||
-	    knob_set("/proc/sys/vm/dirty_writeback_centisecs", "0") ||
-	    knob_set("/proc/sys/vm/dirty_background_ratio", "80") ||
-	    knob_set("/proc/sys/vm/dirty_ratio", "90") ||
 	    queue_knob(&st, "nr_requests", "4") ||
 	    queue_knob(&st, "max_sectors_kb", "64")) {
 		printf("not ok %d - setup: %s\n", n, strerror(errno));
 		return 0;
 	}
+	snprintf(odir, sizeof(odir), "/sys/dev/block/%u:%u", major(st.st_dev),
+		 minor(st.st_dev));
 	sleep_ms(1100);		/* the next pass is due at once */
 	store(p, 0xc0 + n, RESUME_PAGES);
 	if (msync(p, (size_t)RESUME_PAGES * 4096, MS_ASYNC))
@@ -166,21 +208,20 @@ static int resume_check(enum cut cut, const char *dir, const char *other,
 	for (i = 0; i < SYNC_PAGES; i++)
 		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
 			break;
+	close(fd);
 	c0 = census(p, RESUME_PAGES);
-	t = now_ms();
-	if (do_cut(cut, other, odev, fd)) {
-		printf("not ok %d - %s of %s: %s\n", n, cut_name[cut], other,
-		       strerror(errno));
+	took = cut_watch(cut, other, odev, odir, p, &c1);
+	if (took < 0) {
+		printf("not ok %d - %s of %s failed\n", n, cut_name[cut], other);
 		return 0;
 	}
-	took = now_ms() - t;
 	c = census(p, RESUME_PAGES);
-	moved = c.clean + c.writeback - c0.clean - c0.writeback;
-	printf("# (%d) %s of %s with %d pages dirty took %lld ms; meanwhile %ld pages of %s submitted, %ld left dirty\n",
+	moved = c1.clean + c1.writeback - c0.clean - c0.writeback;
+	printf("# (%d) %s of %s with %d pages dirty took %lld ms; %ld pages of %s submitted before the sync's data was written, %ld left dirty after it\n",
 	       n, cut_name[cut], other, SYNC_PAGES, took, moved, dir,
 	       c.dirty);
 	if (moved > CUT_PAGES) {
-		printf("not ok %d - %ld pages of %s submitted during %s of %s, want at most %d (the chunk in hand of a pass that gives way)\n",
+		printf("not ok %d - %ld pages of %s submitted during %s of %s before its data was written, want at most %d (the chunk in hand of a pass that gives way)\n",
 		       n, moved, dir, cut_name[cut], other, CUT_PAGES);
 		return 0;
 	}
