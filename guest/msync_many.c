@@ -84,7 +84,7 @@
 #define VM		"/proc/sys/vm/"
 
 static const char *dir;
-static char sys_dev[64], flush_comm[32];
+static char sys_dev[64], flush_comm[48];
 static int v35;			/* the flusher is a flush-MAJ:MIN thread */
 static long hz;			/* clock ticks a second */
 static long long start_ms;
