@@ -6,5 +6,6 @@ a=$(sed -n 1p /tmp/mounted | cut -d' ' -f1)
 b=$(sed -n 2p /tmp/mounted | cut -d' ' -f1)
 devb=$(sed -n 2p /tmp/mounted | cut -d' ' -f2)
 say "run sibling $a $b"
-/bin/msync_sibling /mnt/$a /mnt/$b $devb </dev/null
+# msync.arg=2: checks 1 and 2 only
+/bin/msync_sibling /mnt/$a /mnt/$b $devb ${MSYNC_ARG:-} </dev/null
 say "result sibling exit=$?"
