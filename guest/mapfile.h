@@ -18,7 +18,7 @@
  * DIR/NAME, @pages pages, written and synced, mapped shared; NULL on
  * error.  With @fdp, its descriptor goes there, open; else it is closed.
  */
-static char *map_file(const char *dir, const char *name, int pages, int *fdp)
+static inline char *map_file(const char *dir, const char *name, int pages, int *fdp)
 {
 	char path[512], buf[4096];
 	void *p;
@@ -44,7 +44,7 @@ static char *map_file(const char *dir, const char *name, int pages, int *fdp)
 }
 
 /* Stores @c to the first byte of each of the @pages pages at @p */
-static void store(char *p, int c, int pages)
+static inline void store(char *p, int c, int pages)
 {
 	int i;
 

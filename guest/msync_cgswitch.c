@@ -68,7 +68,7 @@
 static char wb_stats[128];
 
 /*
- * Has the cgroup's new wb write WARM_PAGES (a file written and synced,
+ * Has the cgroup's new wb write WARM_PAGES (a file made by map_file(),
  * then removed), so that its share of the background threshold, which
  * follows its share of recent writeout, is well above the big file: the
  * wakeup that ends a switch (wb_wakeup()) then starts no background
@@ -78,22 +78,12 @@ static char wb_stats[128];
  */
 static int warm(const char *dir)
 {
-	char path[512], buf[65536];
-	int fd, i;
+	char path[512], *p = map_file(dir, "warm.dat", WARM_PAGES, NULL);
 
+	if (!p)
+		return -1;
+	munmap(p, (size_t)WARM_PAGES * 4096);
 	snprintf(path, sizeof(path), "%s/warm.dat", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return -1;
-	memset(buf, 0x77, sizeof(buf));
-	for (i = 0; i < WARM_PAGES / 16; i++)
-		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
-			break;
-	if (i < WARM_PAGES / 16 || fsync(fd)) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
 	return unlink(path);
 }
 
@@ -297,7 +287,7 @@ static int setup(struct check *k, const char *dir, int small)
 		return -1;
 	}
 	why = "writing to the new wb";
-	if (warm(dir) || wbs_of(k->ino, &w))
+	if (warm(dir) || wbs_of(k->ino, &w) || w.n < 1)
 		goto fail;
 	/* Background writeback starts at 80/90 of the dirty threshold */
 	printf("# (%d) the new wb's dirty threshold: %ld kB\n", k->n,

@@ -74,6 +74,7 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include "msync_util.h"
+#include "mapfile.h"
 
 #define PAGE		4096
 #define PER_DIR		1000
@@ -475,8 +476,8 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	long ns[16], maxn = 0, t;
-	int nn = 0, reps = 3, i, fd;
-	char path[512], bdi[128], buf[PAGE], maj_min[16];
+	int nn = 0, reps = 3, i;
+	char path[512], bdi[128], maj_min[16];
 	struct utsname u;
 	struct stat sb;
 	const char *dev, *only = "async,sync,periodic";
@@ -546,14 +547,9 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/many", dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		die(path);
-	snprintf(path, sizeof(path), "%s/probe", dir);
-	memset(buf, 0x5a, sizeof(buf));
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, buf, PAGE) != PAGE || fsync(fd))
-		die(path);
-	probe = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (probe == MAP_FAILED)
-		die("mmap");
+	probe = map_file(dir, "probe", 1, NULL);
+	if (!probe)
+		die("the probe file");
 	t = now_ms();
 	write_files(0, maxn, 1);
 	printf("meta,create_s,%.1f\n", (now_ms() - t) / 1000.0);
