@@ -69,6 +69,8 @@ if [ -n "$EIO_SECTOR" ]; then
 fi
 extra=""
 [ -n "$EIO_SECTOR" ] && extra="msync.eio_sector=$EIO_SECTOR"
+# MSYNC_CASES: the selftest runs only these cases (comma-separated names).
+[ -n "${MSYNC_CASES:-}" ] && extra="$extra msync.cases=$MSYNC_CASES"
 export APPEND="msync.run=$run msync.disks=$(echo $FSLIST | tr ' ' ,) $extra $(plant_append "$name") ${APPEND:-}"
 
 if [ "$run" = shell ]; then
