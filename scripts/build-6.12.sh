@@ -15,14 +15,18 @@ set -euo pipefail
 name=$1 rev=$2 log=$3
 tree=$BUILD_DIR/linux-6.12 frag=$TOP/config/linux-6.12.config
 keep=$BUILD_DIR/o-$name work=$BUILD_DIR/o-6.12 t0=$SECONDS
-stamp="$(git -C "$tree" rev-parse "$rev^{tree}") $(sha256sum <"$frag" | cut -c1-64)"
+# The kernel of REV is that of its last commit that changes more than the
+# selftests: a selftest patch on top of the port builds no new kernel.
+krev=$(git -C "$tree" log -1 --format=%H "$rev" -- . ':(exclude)tools/testing/selftests')
+[ -n "$krev" ] || die "$rev: no such revision in $tree"
+stamp="$(git -C "$tree" rev-parse "$krev^{tree}") $(sha256sum <"$frag" | cut -c1-64)"
 if [ "$(cat "$keep/built-from" 2>/dev/null)" = "$stamp" ] &&
    [ -f "$keep/arch/x86/boot/bzImage" ]; then
 	echo "built before from the same sources"
 	exit 0
 fi
 mkdir -p "$(dirname "$log")"
-TREE=$tree CONFIG_FRAGMENT=$frag "$TOP/scripts/build.sh" 6.12 "$rev" >"$log" 2>&1
+TREE=$tree CONFIG_FRAGMENT=$frag "$TOP/scripts/build.sh" 6.12 "$krev" >"$log" 2>&1
 rm -rf "$keep"
 mkdir -p "$keep/arch/x86/boot"
 cp "$work/.config" "$keep/"
