@@ -224,6 +224,7 @@ judge() {
 selftest_patched() {
 	judge patched "all $SELFTEST_CASES cases ok (on file systems, $RAW_ONLY skips)" 0 \
 		"$CASES" ""
+	trace_counted
 }
 
 # selftest_plain: the selftest as a kernel developer runs it, on the
@@ -545,10 +546,10 @@ selftest_variants() {
 		"stale_mark (a request ends when the file is clean) fails"
 	planted later ext2 soon "\(a\) isolated msync\(MS_ASYNC\) returned 0; writeback began (9[5-9][0-9]|1[0-9]{3}) ms after" "late_request async" \
 		"soon (a) (an isolated MS_ASYNC starts at once) fails"
-	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began ([0-9]{1,2}|[0-8][0-9]{2}|9[0-4][0-9]) ms after the first|([5-9]|[1-9][0-9]+)\.[0-9] times the file \(want 1.25 to" "repeat" \
+	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began ([0-9]{1,2}|[0-8][0-9]{2}|9[0-4][0-9]) ms after the first|([5-9]|[1-9][0-9]+)\.[0-9] times the file \(want 1.25 to|$TRACE_CLOSE_RE" "repeat" \
 		"soon (b) or stream (at most one pass a second) fails"
-	planted slow ext2 soon "\((a|b)\) .*msync\(MS_ASYNC\) .*writeback began (1[1-9][0-9]{2}|2[0-9]{3}|3[01][0-9]{2}) ms after" \
-		"stream late_request fair round_end async" "soon (a pass a second after the last, not three) fails"
+	planted slow ext2 "soon stream" "\((a|b)\) .*msync\(MS_ASYNC\) .*writeback began (1[1-9][0-9]{2}|2[0-9]{3}|3[01][0-9]{2}) ms after|$TRACE_FEW_RE" \
+		"late_request fair round_end async" "soon or stream (a pass a second after the last, not three) fails"
 	planted lasterr raw async_error "the first mapping failing: returned 0" "" \
 		"async_error (the first mapping's EIO is returned) fails"
 	planted holefirst ext4 hole "range, pages 16-19: 0 of 4 pages clean" errors \
@@ -568,4 +569,42 @@ selftest_variants() {
 	planted pin "ext4 raw" no_pin "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
 		"soon stream async_error huge_offset" "no_pin (nothing holds the file) fails"
 	run_planted
+	trace_caught norate "$TRACE_CLOSE_RE"
+	trace_caught slow "$TRACE_FEW_RE"
+}
+
+# stream's passes counted from the writeback_soon_pass tracepoint: too
+# close (closer than 950 ms: a pass at every call, norate), or too few
+# (under 3 in the stream's 3 s, or 2 s apart: a pass every 3 s, slow).
+TRACE_CLOSE_RE="passes traced: [0-9]+, the closest two ([0-9]{1,2}|[0-8][0-9]{2}|9[0-4][0-9]) ms apart"
+TRACE_FEW_RE="passes traced: ([0-2], the farthest two -?[0-9]+|[0-9]+, the farthest two (200[1-9]|20[1-9][0-9]|2[1-9][0-9]{2}|[3-9][0-9]{3}|[1-9][0-9]{4,})) ms apart"
+
+# trace_caught NAME RE: planted kernel NAME's stream failed on ext2 with
+# the trace's pass count, as RE says (the check of the count itself can
+# fail, and in the direction the fault goes).
+trace_caught() {
+	local tap title="$1, ext2: stream's pass count from the trace catches it"
+	tap=$(tap_of "$OUT_DIR/$1-selftest.log" ext2)
+	if grep -qE "$2" <<<"$(fail_lines "$tap" stream)"; then
+		pass "$title"
+	else
+		fail "$title" "no FAIL line of stream matches /$2/" \
+			"$(fail_lines "$tap" stream | head -n 3)"
+	fi
+}
+
+# trace_counted: on the patched kernel, every disk's stream counted its
+# passes from the tracepoint (config/msync.config has event tracing).
+trace_counted() {
+	local fs tap bad=""
+	for fs in $JUDGE_FS; do
+		tap=$(tap_of "$OUT_DIR/patched-selftest.log" "$fs")
+		grep -q "^# PASS passes traced: " <<<"$tap" || bad="$bad $fs"
+	done
+	if [ -z "$bad" ]; then
+		pass "patched: stream counts its MS_ASYNC passes from the writeback_soon_pass tracepoint"
+	else
+		fail "patched: stream counts its MS_ASYNC passes from the writeback_soon_pass tracepoint" \
+			"no such PASS line on:$bad"
+	fi
 }
