@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# kselftest-612.sh KERNEL [CATEGORY]: the mm selftests of build/linux-6.12
-# as a kernel developer runs them, on 6.12 kernel KERNEL (build/o-KERNEL):
-# msync_test built on the host by the kselftest Makefile of
-# tools/testing/selftests/mm (against the tree's own uapi headers, made by
-# 'make headers'), then run in the Debian guest of make fstests
-# (scripts/rootfs-image.sh) by run_vmtests.sh -t CATEGORY (msync), with
-# MSYNC_DIR on an ext4 scratch disk throttled to KSELFTEST_BPS bytes a
-# second of writes (16 MiB/s).  The console goes to out/KERNEL-kselftest.log,
-# the runner's output to out/kselftest/KERNEL.tap, which is printed.
-# Exit status 0 if the guest ran the runner to the end, whatever it said.
+# kselftest-612.sh KERNEL|--build [CATEGORY]: the mm selftests of
+# build/linux-6.12 as a kernel developer runs them, on 6.12 kernel KERNEL
+# (build/o-KERNEL, or a planted one such as 6.12-nowait): msync_test
+# built on the host by the kselftest Makefile of tools/testing/selftests/mm
+# (against the tree's own uapi headers, made by 'make headers'), then run
+# in the Debian guest of make fstests (scripts/rootfs-image.sh) by
+# run_vmtests.sh -t CATEGORY (msync), with MSYNC_DIR on an ext4 scratch
+# disk whose writes are throttled to KSELFTEST_BPS bytes a second (16
+# MiB/s).  The console goes to out/KERNEL-kselftest.log, the runner's
+# output to out/kselftest/KERNEL.tap, which is printed.  Exit status 0 if
+# the guest ran the runner to the end, whatever it said.  --build: build
+# msync_test only.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fstests-lib.sh"
 
 name=$1 category=${2:-msync}
 tree=$BUILD_DIR/linux-6.12 ks=$BUILD_DIR/kselftest-6.12
-export KERNEL=${KERNEL:-$(kernel_image "$name")}
-[ -f "$KERNEL" ] || die "kernel $name not built ($KERNEL missing)"
 [ -d "$tree/.git" ] || die "no $tree: run scripts/tree-6.12.sh first"
 [ "$(git -C "$tree" rev-parse --abbrev-ref HEAD)" = series ] ||
 	die "$tree is not on branch series (the selftest is built from there)"
@@ -31,6 +31,9 @@ log=$ks/build.log
 	make -C "$tree/tools/testing/selftests/mm" OUTPUT="$ks/mm" \
 		KHDR_INCLUDES="-isystem $ks/obj/usr/include" "$ks/mm/msync_test"
 } >"$log" 2>&1 || { show_tail "$log"; die "msync_test does not build (log: $log)"; }
+[ "$name" != --build ] || exit 0
+export KERNEL=${KERNEL:-$(kernel_image "$name")}
+[ -f "$KERNEL" ] || die "kernel $name not built ($KERNEL missing)"
 
 { read -r img; read -r _; } < <("$TOP/scripts/rootfs-image.sh")
 [ -s "$img" ] || die "the Debian guest image is missing (scripts/rootfs-image.sh)"
@@ -58,7 +61,11 @@ install -m 755 "$TOP/guest/kselftest/boot" "$run/initrd/init"
 export INITRD=$run/boot.cpio.gz
 export LOG=$OUT_DIR/$name-kselftest.log
 bps=${KSELFTEST_BPS:-16777216}
+# As make check's guests: QEMU's throttle admits a merged request whole.
+export DISK_DEVICE_OPTS=${DISK_DEVICE_OPTS-request-merging=off}
 export DISKS="$img,snapshot=on $run/scratch.img,throttling.bps-write=$bps $run/job.img"
+# a planted 6.12 kernel (scripts/lib.sh) boots with its fault's word
+export APPEND="${APPEND:-} $(plant_append "$name")"
 export MEM=${MEM:-2048}
 export TIMEOUT=${TIMEOUT:-1800}
 rm -f "$LOG"
