@@ -10,7 +10,7 @@ DL_DIR ?= $(CURDIR)/dl
 export DL_DIR
 
 .PHONY: help deps fetch tree tree-reset build build-unpatched build-patched \
-	initramfs run check check-6.12 check-all torture boot export series bench results \
+	initramfs run check check-6.12 check-all torture boot export series series-6.12 bench results \
 	clean distclean
 
 help:
@@ -28,6 +28,7 @@ help:
 	@echo 'make boot       interactive shell in the patched guest'
 	@echo 'make export     format-patch build/linux back into patches/'
 	@echo 'make series     a ready-to-send mbox in out/series/ (nothing is sent)'
+	@echo 'make series-6.12 the same for patches-6.12/, To/Cc from 6.12: out/series-6.12/'
 	@echo 'make bench      benchmark: unpatched, patched, 3 other MS_ASYNC designs, M1 on i386, LMDB: out/bench.{md,csv,png}'
 	@echo 'make results    keep the last make bench: its csv into bench/results/, the README and cover letters from them'
 	@echo 'make clean      remove out/ and the build directories (keeps dl/)'
@@ -96,6 +97,10 @@ export:
 
 series: tree
 	@$(S)/series.sh
+
+series-6.12:
+	@$(S)/tree-6.12.sh
+	@$(S)/series.sh 6.12
 
 bench:
 	@bench/run.sh

@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# Write the series, ready to send, as the person who runs this: patches/
-# with their identity and sign-off in place of the project's, To/Cc from
-# v3.5's get_maintainer.pl --no-git.  Output: SERIES_OUT (default
-# out/series/) holds one file per message, for git send-email, and
+# series.sh [6.12]: write the series, ready to send, as the person who
+# runs this: patches/ (or with 6.12, patches-6.12/) with their identity
+# and sign-off in place of the project's, To/Cc from the get_maintainer.pl
+# --no-git of the tree it applies to (v3.5's build/linux, or
+# build/linux-6.12).  Output: SERIES_OUT (default out/series/ or
+# out/series-6.12/) holds one file per message, for git send-email, and
 # series.mbox.  Nothing is sent.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out=${SERIES_OUT:-$OUT_DIR/series}
+case ${1:-} in
+"") pdir=$TOP/patches out=${SERIES_OUT:-$OUT_DIR/series} ;;
+6.12) pdir=$TOP/patches-6.12 TREE=$BUILD_DIR/linux-6.12
+      out=${SERIES_OUT:-$OUT_DIR/series-6.12} ;;
+*) die "usage: $0 [6.12]" ;;
+esac
 name=${SERIES_NAME-$(git -C "$TOP" config user.name || true)}
 email=${SERIES_EMAIL-$(git -C "$TOP" config user.email || true)}
 [ -n "$name" ] && [ -n "$email" ] ||
 	die "no identity to send as: set git config user.name and user.email"
-[ -f "$TOP/patches/0000-cover-letter.patch" ] || die "patches/ has no series"
+[ -f "$pdir/0000-cover-letter.patch" ] || die "$pdir has no series"
 [ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree' first"
 
-patches=$(ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch)
+patches=$(ls "$pdir"/[0-9][0-9][0-9][0-9]-*.patch)
 # Addresses for the whole series, from the tree with the series applied
 # (its MAINTAINERS has the series' own F: lines).
 # shellcheck disable=SC2086
@@ -52,4 +59,5 @@ done
 echo "wrote $(echo "$patches" | wc -l) messages to $out (series.mbox, and one file each for git send-email)"
 echo "To: $to"
 [ -z "$cc" ] || echo "Cc: $cc"
-echo "Add the mm tree's maintainer by hand before sending (see README.md)."
+[ -n "${1:-}" ] ||
+	echo "Add the mm tree's maintainer by hand before sending (see README.md)."
