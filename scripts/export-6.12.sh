@@ -12,7 +12,7 @@ set -euo pipefail
 tree=$BUILD_DIR/linux-6.12
 OUT=${OUT:-$TOP/patches-6.12}
 COVER=$TOP/series-6.12/cover-letter.txt
-PREFIX=${PREFIX:-PATCH v3}
+prefix="PATCH v3"
 
 [ -d "$tree/.git" ] || die "no tree at $tree: run scripts/tree-6.12.sh first"
 [ -f "$COVER" ] || die "$COVER is missing"
@@ -24,7 +24,7 @@ n=$(git rev-list --count base..series)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -c core.abbrev=7 format-patch -q -o "$tmp" --cover-letter --subject-prefix="$PREFIX" \
+git -c core.abbrev=7 format-patch -q -o "$tmp" --cover-letter --subject-prefix="$prefix" \
 	--zero-commit --no-signature --no-renames base..series
 
 last=$(grep -h -m1 '^Date: ' "$(ls "$tmp"/[0-9]*.patch | tail -n 1)")
