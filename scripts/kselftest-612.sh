@@ -65,7 +65,8 @@ bps=${KSELFTEST_BPS:-16777216}
 export DISK_DEVICE_OPTS=${DISK_DEVICE_OPTS-request-merging=off}
 export DISKS="$img,snapshot=on $run/scratch.img,throttling.bps-write=$bps $run/job.img"
 # a planted 6.12 kernel (scripts/lib.sh) boots with its fault's word
-export APPEND="${APPEND:-} $(plant_append "$name")"
+plant=$(plant_append "$name")
+export APPEND="${APPEND:-} $plant"
 export MEM=${MEM:-2048}
 export TIMEOUT=${TIMEOUT:-1800}
 rm -f "$LOG"

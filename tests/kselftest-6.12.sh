@@ -55,7 +55,9 @@ kselftest_run() {
 		[ -z "$sub" ] || want=fail
 		[ "$sub" = "*" ] && [ "$got" = ok ] && continue
 		[ "$got" = "$want" ] || { bad="$bad $c: $got (want $want);"; continue; }
-		[ "$want" = fail ] && [ "$sub" != "*" ] || continue
+		if [ "$want" != fail ] || [ "$sub" = "*" ]; then
+			continue
+		fi
 		msgs=$(kselftest_msgs "$tap" "$c")
 		[ -n "$msgs" ] && ! grep -vqF "$sub" <<<"$msgs" ||
 			bad="$bad $c failed on: $(head -n 1 <<<"${msgs:-nothing}") (want: $sub);"
