@@ -338,11 +338,13 @@ selftest_unpatched() {
 	unpatched_subchecks
 }
 
-# planted NAME DISKS CASES RE OTHERS TITLE: the test-only kernel NAME,
-# booted with DISKS, must fail one of CASES with a FAIL line matching RE,
-# and pass every case but CASES and OTHERS (cases the same fault may fail
-# too, not judged).  Only listed here; run_planted builds, boots and
-# judges them.
+# planted NAME DISKS CASES RE OTHERS TITLE [TRACE_RE]: the test-only
+# kernel NAME, booted with DISKS, must fail one of CASES with a FAIL line
+# matching RE, and pass every case but CASES and OTHERS (cases the same
+# fault may fail too, not judged); with TRACE_RE, stream's pass count
+# from the tracepoint must fail too, on the first of DISKS, as TRACE_RE
+# says (stream runs for it).  Only listed here; run_planted builds, boots
+# and judges them.
 PLANTED=()
 planted() {
 	local IFS=$'\037'
@@ -366,7 +368,7 @@ planted_cases() {
 # listed), boot each fault in the background (boot_bg: BOOT_JOBS at a
 # time), then judge each: its console must say the fault was planted.
 run_planted() {
-	local entry name disks cases re others title ok c built=""
+	local entry name disks cases re others title trace_re ok c built=""
 	for entry in "${PLANTED[@]}"; do
 		name=${entry%%$'\037'*}
 		if is_plant "$name" || [ "$name" = planted ]; then
@@ -376,14 +378,14 @@ run_planted() {
 		fi
 	done
 	for entry in "${PLANTED[@]}"; do
-		IFS=$'\037' read -r name disks cases _ <<<"$entry"
+		IFS=$'\037' read -r name disks cases _ _ _ trace_re <<<"$entry"
 		[[ " $built " == *" $name "* ]] || continue
-		MSYNC_CASES=$(planted_cases "$cases") \
+		MSYNC_CASES=$(planted_cases "$cases${trace_re:+ stream}") \
 			boot_bg run_selftest "$name" "$disks"
 	done
 	wait
 	for entry in "${PLANTED[@]}"; do
-		IFS=$'\037' read -r name disks cases re others title <<<"$entry"
+		IFS=$'\037' read -r name disks cases re others title trace_re <<<"$entry"
 		[[ " $built " == *" $name "* ]] || continue
 		if is_plant "$name" &&
 		   ! plant_seen "$name" "$OUT_DIR/$name-selftest.log"; then
@@ -401,13 +403,16 @@ run_planted() {
 		# the first does not show it, said in the output; a fault
 		# that escapes both fails.
 		if ! BOOTED=1 JUDGE_DRY=1 JUDGE_FS="$disks" ONE_OF="$cases" \
-		     FAIL_RE="$re" judge "$name" "" "" "$ok" ""; then
+		     FAIL_RE="$re" judge "$name" "" "" "$ok" "" ||
+		   ! trace_fails "$name" "${disks%% *}" "$trace_re"; then
 			echo "       $name: not as expected on the first boot; booted again"
-			MSYNC_CASES=$(planted_cases "$cases") \
+			MSYNC_CASES=$(planted_cases "$cases${trace_re:+ stream}") \
 				run_selftest "$name" "$disks"
 		fi
 		BOOTED=1 JUDGE_FS="$disks" ONE_OF="$cases" FAIL_RE="$re" \
 			judge "$name" "$title" "" "$ok" ""
+		[ -z "$trace_re" ] ||
+			trace_caught "$name" "${disks%% *}" "$trace_re"
 	done
 	PLANTED=()
 }
@@ -462,7 +467,9 @@ run_planted() {
 #   later:  the first MS_ASYNC after a quiet second waits a second (v5):
 #           soon (a) must fail, and late_request may (its request comes
 #           after a quiet second).
-#   norate: a pass at every call: soon (b) and stream must fail.
+#   norate: a pass at every call: soon (b) or stream must fail, and
+#           stream's pass count from the tracepoint by itself (too
+#           close).
 #   rearm:  the next pass is due a second after the last one ended, not
 #           started (v5's rearm): late_request must fail, its request
 #           made right after a pass of 1.5 s waiting a second.  stream may: a
@@ -471,8 +478,10 @@ run_planted() {
 #           written once).
 #   slow:   MS_ASYNC passes at most every 3 s, not every second: soon
 #           must fail, (a) if the last case's pass was under 3 s before,
-#           else (b).  stream and late_request may (fewer passes), and
-#           fair and round_end (their small file's pass is not due).
+#           else (b) (run first, as in make check, (b)); and stream's
+#           pass count from the tracepoint (too few).  late_request may
+#           (fewer passes), and fair and round_end (their small file's
+#           pass is not due).
 #   lasterr: MS_SYNC over several mappings returns the last one's result,
 #           not the first error: async_error's MS_SYNC over two mappings,
 #           the failing page in the first, must fail (raw only).
@@ -546,10 +555,11 @@ selftest_variants() {
 		"stale_mark (a request ends when the file is clean) fails"
 	planted later ext2 soon "\(a\) isolated msync\(MS_ASYNC\) returned 0; writeback began (9[5-9][0-9]|1[0-9]{3}) ms after" "late_request async" \
 		"soon (a) (an isolated MS_ASYNC starts at once) fails"
-	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began ([0-9]{1,2}|[0-8][0-9]{2}|9[0-4][0-9]) ms after the first|([5-9]|[1-9][0-9]+)\.[0-9] times the file \(want 1.25 to|$TRACE_CLOSE_RE" "repeat" \
-		"soon (b) or stream (at most one pass a second) fails"
-	planted slow ext2 "soon stream" "\((a|b)\) .*msync\(MS_ASYNC\) .*writeback began (1[1-9][0-9]{2}|2[0-9]{3}|3[01][0-9]{2}) ms after|$TRACE_FEW_RE" \
-		"late_request fair round_end async" "soon or stream (a pass a second after the last, not three) fails"
+	planted norate ext2 "soon stream" "\(b\) msync\(MS_ASYNC\) .* writeback began ([0-9]{1,2}|[0-8][0-9]{2}|9[0-4][0-9]) ms after the first|([5-9]|[1-9][0-9]+)\.[0-9] times the file \(want 1.25 to" "repeat" \
+		"soon (b) or stream (at most one pass a second) fails" "$TRACE_CLOSE_RE"
+	planted slow ext2 soon "\((a|b)\) .*msync\(MS_ASYNC\) .*writeback began (1[1-9][0-9]{2}|2[0-9]{3}|3[01][0-9]{2}) ms after" \
+		"stream late_request fair round_end async" "soon (a pass a second after the last, not three) fails" \
+		"$TRACE_FEW_RE"
 	planted lasterr raw async_error "the first mapping failing: returned 0" "" \
 		"async_error (the first mapping's EIO is returned) fails"
 	planted holefirst ext4 hole "range, pages 16-19: 0 of 4 pages clean" errors \
@@ -569,27 +579,31 @@ selftest_variants() {
 	planted pin "ext4 raw" no_pin "flock\(LOCK_EX \| LOCK_NB\) .*Resource temporarily unavailable" \
 		"soon stream async_error huge_offset" "no_pin (nothing holds the file) fails"
 	run_planted
-	trace_caught norate "$TRACE_CLOSE_RE"
-	trace_caught slow "$TRACE_FEW_RE"
 }
 
 # stream's passes counted from the writeback_soon_pass tracepoint: too
 # close (closer than 950 ms: a pass at every call, norate), or too few
 # (under 3 in the stream's 3 s, or 2 s apart: a pass every 3 s, slow).
 TRACE_CLOSE_RE="passes traced: [0-9]+, the closest two ([0-9]{1,2}|[0-8][0-9]{2}|9[0-4][0-9]) ms apart"
-TRACE_FEW_RE="passes traced: ([0-2], the farthest two -?[0-9]+|[0-9]+, the farthest two (200[1-9]|20[1-9][0-9]|2[1-9][0-9]{2}|[3-9][0-9]{3}|[1-9][0-9]{4,})) ms apart"
+TRACE_FEW_RE="passes traced: ([01], fewer than two|2, the farthest two -?[0-9]+ ms apart|[0-9]+, the farthest two (200[1-9]|20[1-9][0-9]|2[1-9][0-9]{2}|[3-9][0-9]{3}|[1-9][0-9]{4,}) ms apart)"
 
-# trace_caught NAME RE: planted kernel NAME's stream failed on ext2 with
-# the trace's pass count, as RE says (the check of the count itself can
-# fail, and in the direction the fault goes).
+# trace_fails NAME FS RE: kernel NAME's stream failed on FS with a FAIL
+# line matching RE (true for an empty RE).
+trace_fails() {
+	[ -z "$3" ] && return 0
+	grep -qE "$3" <<<"$(fail_lines "$(tap_of "$OUT_DIR/$1-selftest.log" "$2")" stream)"
+}
+
+# trace_caught NAME FS RE: the check that planted kernel NAME's stream
+# failed on FS with the trace's pass count, as RE says (the count can
+# fail by itself, and in the direction the fault goes).
 trace_caught() {
-	local tap title="$1, ext2: stream's pass count from the trace catches it"
-	tap=$(tap_of "$OUT_DIR/$1-selftest.log" ext2)
-	if grep -qE "$2" <<<"$(fail_lines "$tap" stream)"; then
+	local title="$1, $2: stream's pass count from the trace catches it"
+	if trace_fails "$@"; then
 		pass "$title"
 	else
-		fail "$title" "no FAIL line of stream matches /$2/" \
-			"$(fail_lines "$tap" stream | head -n 3)"
+		fail "$title" "no FAIL line of stream matches /$3/" \
+			"$(fail_lines "$(tap_of "$OUT_DIR/$1-selftest.log" "$2")" stream | head -n 3)"
 	fi
 }
 
