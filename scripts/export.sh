@@ -25,18 +25,7 @@ git -c core.abbrev=12 format-patch -q -o "$tmp" --cover-letter \
 # Fixed dates, and the cover letter's subject and blurb from the repo,
 # its figures from bench/results/.
 sed -i "s/^Date: .*/Date: $(LC_ALL=C date -R -d "$PROJECT_DATE")/" "$tmp"/*.patch
-subject=$(head -n 1 "$COVER")
-"$TOP/bench/results.sh" expand "$COVER" >"$tmp/cover.txt"
-awk -v subject="$subject" -v cover="$tmp/cover.txt" '
-	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
-	/^\*\*\* BLURB HERE \*\*\*$/ {
-		while ((getline line < cover) > 0)
-			if (++nr > 2)
-				print line
-		next
-	}
-	{ print }' "$tmp/0000-cover-letter.patch" >"$tmp/cover"
-mv "$tmp/cover" "$tmp/0000-cover-letter.patch"
+cover_fill "$COVER" "$tmp/0000-cover-letter.patch"
 
 mkdir -p "$OUT"
 rm -f "$OUT"/[0-9][0-9][0-9][0-9]-*.patch

@@ -192,3 +192,25 @@ KERNEL_ERROR_RE="$KERNEL_BUG_RE|$KERNEL_HUNG_RE|$KERNEL_LOCKDEP_RE|$KERNEL_FS_RE
 jobs_n() {
 	echo $(($(nproc) + 1))
 }
+
+# cover_fill COVER LETTER: fill git format-patch's cover letter LETTER in
+# place with the subject (COVER's first line, less any "[...]" prefix)
+# and the text (the rest of COVER after its blank second line, its
+# figures from bench/results/ by bench/results.sh).
+cover_fill() {
+	local cover=$1 letter=$2 subject text
+	subject=$(head -n 1 "$cover" | sed 's/^Subject: \[[^]]*\] //')
+	text=$(mktemp)
+	"$TOP/bench/results.sh" expand "$cover" >"$text"
+	awk -v subject="$subject" -v cover="$text" '
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+		/^\*\*\* BLURB HERE \*\*\*$/ {
+			while ((getline line < cover) > 0)
+				if (++nr > 2)
+					print line
+			next
+		}
+		{ print }' "$letter" >"$text.letter"
+	mv "$text.letter" "$letter"
+	rm -f "$text"
+}
