@@ -15,7 +15,7 @@ KSELFTEST_CASES="sync_range sync_datasync async_start async_rate async_fair no_p
 # writeback and returns): MS_SYNC's cases can fail on 6.12 too.
 KSELFTEST_UNPATCHED="async_start:(a) no writeback within 5000 ms
 async_rate:(a) page written 0 times
-async_fair:(a) small file not clean within 1500 ms"
+async_fair:(a) big file's writeback not started within 5000 ms"
 KSELFTEST_NOWAIT="sync_range:(a) 
 sync_datasync:*"
 
