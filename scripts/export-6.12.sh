@@ -29,18 +29,7 @@ git -c core.abbrev=7 format-patch -q -o "$tmp" --cover-letter --subject-prefix="
 
 last=$(grep -h -m1 '^Date: ' "$(ls "$tmp"/[0-9]*.patch | tail -n 1)")
 sed -i "s/^Date: .*/$last/" "$tmp/0000-cover-letter.patch"
-subject=$(head -n 1 "$COVER" | sed 's/^Subject: \[[^]]*\] //')
-"$TOP/bench/results.sh" expand "$COVER" >"$tmp/cover.txt"
-awk -v subject="$subject" -v cover="$tmp/cover.txt" '
-	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
-	/^\*\*\* BLURB HERE \*\*\*$/ {
-		while ((getline line < cover) > 0)
-			if (++nr > 2)
-				print line
-		next
-	}
-	{ print }' "$tmp/0000-cover-letter.patch" >"$tmp/cover"
-mv "$tmp/cover" "$tmp/0000-cover-letter.patch"
+cover_fill "$COVER" "$tmp/0000-cover-letter.patch"
 
 mkdir -p "$OUT"
 rm -f "$OUT"/[0-9][0-9][0-9][0-9]-*.patch
