@@ -85,6 +85,24 @@ for p in patches-6.12/[0-9][0-9][0-9][0-9]-*.patch; do
 		fail "checkpatch --strict (6.12): $(basename "$p")" "${out:-no total line}"
 	fi
 done
+# make series-6.12: the mails of patches-6.12/ as a submitter sends them,
+# To/Cc from 6.12's get_maintainer.pl.
+s612=$(mktemp -d)
+expect_ok "make series-6.12 writes a ready-to-send mbox" \
+	env SERIES_OUT="$s612" SERIES_NAME="msync check" \
+	SERIES_EMAIL="msync-check@example.invalid" scripts/series.sh 6.12
+n612=$(ls patches-6.12/[0-9][0-9][0-9][0-9]-*.patch | wc -l)
+if [ "$(grep -c "^Subject: \[PATCH v3 [0-9]/$((n612 - 1))\]" "$s612/series.mbox" 2>/dev/null)" = "$n612" ] &&
+   grep -q '^To: .*linux-mm@kvack.org' "$s612/series.mbox" &&
+   grep -q 'linux-kselftest@vger.kernel.org' "$s612/series.mbox" &&
+   [ "$(grep -c '^Signed-off-by: msync check <msync-check@example.invalid>' "$s612/series.mbox")" = $((n612 - 1)) ] &&
+   ! grep -q 'msync-series@example.invalid' "$s612/series.mbox"; then
+	pass "series-6.12 mbox: $n612 messages, To/Cc from 6.12's get_maintainer.pl (linux-mm, linux-kselftest), submitter's sign-off"
+else
+	fail "series-6.12 mbox: $n612 messages, To/Cc from 6.12's get_maintainer.pl, submitter's sign-off" \
+		"$(grep -E '^(Subject|To|Cc|Signed-off-by):' "$s612/series.mbox" 2>/dev/null | head -n 12)"
+fi
+rm -rf "$s612"
 
 . tests/selftest.sh
 # On 6.12 (mainline) MS_SYNC is already range-limited: the cases of patch
