@@ -21,7 +21,7 @@ help:
 	@echo 'make check-all  check, then check-6.12, its kernels built beside check at idle priority (what CI runs)'
 	@echo 'make fstests    fstests on v3.5 and 6.12, unpatched and patched, with our generic/788: a table'
 	@echo 'make ltp        the same with LTP and our msync05'
-	@echo 'make torture    the long runs (a million fuzzed msync() calls, 200 crash-checked syncs per fs and kernel, the 6.12 port on a debug kernel)'
+	@echo 'make torture    the long runs (a million fuzzed msync() calls, 200 crash-checked syncs per fs and kernel, every case on every planted kernel, the 6.12 port on a debug kernel)'
 	@echo 'make tree       build/linux: v3.5 + fixes/ (tag base) + patches/ (branch series)'
 	@echo 'make tree-reset drop unexported commits in build/linux, rebuild it from patches/'
 	@echo 'make build      build the unpatched (base) and patched (series) kernels'
