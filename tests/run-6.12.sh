@@ -22,7 +22,8 @@
 #   - patch 2, mm's msync_test, built by the kselftest Makefile and run by
 #     run_vmtests.sh -t msync in the Debian guest (tests/kselftest-6.12.sh):
 #     every case passes on the port; unpatched, the MS_ASYNC cases fail on
-#     their sub-checks and the others pass; planted nowait fails sync_range;
+#     their sub-checks and the others pass; planted nowait fails sync_range,
+#     planted wholefile (a pass writes each inode whole) async_fair;
 #   - the man-pages patch applies to Debian's msync(2) and renders.
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
