@@ -538,7 +538,7 @@ selftest_variants() {
 		"two_files redirty fair no_pin soon stream repeat congested" "async (MS_ASYNC does not wait) fails"
 	planted noretry ext2 redirty "second msync\(MS_ASYNC\) .*range clean after 8000 ms" \
 		"" "redirty (a page stored to under writeback) fails"
-	planted whole ext4 fair "1 page of another file, MS_ASYNC\)( during the big file's pass)? returned 0; clean after [0-9]+ ms \(bound" \
+	planted whole ext4 fair "1 page of another file, MS_ASYNC\)( during the big file's pass)? returned 0; clean after [0-9]+ ms( of the big file's writeback)? \(bound" \
 		round_end "fair (small file not held behind a big one) fails"
 	planted noyield ext4 fair "\(b\) msync\(1 page of another file, MS_ASYNC\) during the big file's pass returned 0; clean after" \
 		round_end "fair (b) (a pass gives way to a new request) fails"
