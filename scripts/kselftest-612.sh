@@ -48,7 +48,8 @@ cp "$ks/mm/msync_test" "$tree/tools/testing/selftests/mm/run_vmtests.sh" \
 	"$tree/tools/testing/selftests/mm/settings" "$run/job/job/mm/"
 install -m 755 "$TOP/guest/kselftest/init" "$run/job/job/init"
 only=${KSELFTEST_ONLY:-}
-[[ $only =~ ^[a-z_\ ]*$ ]] || die "KSELFTEST_ONLY='$only': case names only"
+[ -z "$only" ] || [[ $only =~ ^[a-z_]+( [a-z_]+)*$ ]] ||
+	die "KSELFTEST_ONLY='$only': case names, one space apart"
 printf "CATEGORY='%s'\nONLY='%s'\n" "$category" "$only" >"$run/job/job/env"
 tar -C "$run/job" -cf "$run/job.img" job
 truncate -s 64M "$run/job.img"
@@ -81,7 +82,7 @@ tr -d '\r' <"$LOG" | sed -n '/^kselftest: kernel /,/^kselftest: exit /p' >"$tap"
 cat "$tap"
 if [ $qrc != 0 ] || ! tr -d '\r' <"$LOG" | grep -q '^kselftest: done' ||
    ! grep -q '^kselftest: exit ' "$tap"; then
-	echo "error: the $name guest did not run ${only:+msync_test -t }${only:-run_vmtests.sh} to the end; console: $LOG" >&2
+	echo "error: the $name guest did not run ${only:+msync_test alone}${only:-run_vmtests.sh} to the end; console: $LOG" >&2
 	tr -d '\r' <"$LOG" | tail -n 15 >&2
 	exit 1
 fi
