@@ -38,7 +38,7 @@ RACE_CONTROL=1
 echo "[5/8] the selftest on i386 (patched, unpatched, offset in unsigned long)..."
 I386_UNPATCHED=1
 I386_FS="ext4 ext3 ext2 raw"
-. tests/i386.sh
+PLANTED_ALL_CASES=1 . tests/i386.sh
 echo "[6/8] the planted kernels, every case of the selftest on each..."
 PLANTED_ALL_CASES=1 selftest_variants
 echo "[7/8] 6.12 on a debug kernel: MS_ASYNC across cgroup wb switches, the selftest..."
